@@ -1,0 +1,101 @@
+"""Hand-core speed on one core: complete-check, shanten and the discard table, against `mahjong`.
+
+Prints calls per second for each operation on the same random hands, and the ratio of
+this project's shanten to the `mahjong` package's `calculate_shanten` (regular and
+seven-pairs forms, no thirteen orphans: the same question).  Also prints how long the
+per-suit tables take to build from nothing and to load from the cache.
+
+    python bench/hand_core.py [--hands 20000] [--repeat 5] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+
+
+def rate(function: Callable[[object], object], items: Sequence[object], repeat: int) -> float:
+    """Best calls per second over ``repeat`` passes (the first pass also warms memos)."""
+    best = 0.0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for item in items:
+            function(item)
+        best = max(best, len(items) / (time.perf_counter() - start))
+    return best
+
+
+def table_build_seconds() -> tuple[float, float, float]:
+    """(build from nothing, load from cache, peak MiB while building) in fresh processes."""
+    code = (
+        "import resource, time; t = time.perf_counter(); "
+        "from interpreter.suit_tables import suit_tables; suit_tables(); "
+        "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "MJRULES_CACHE_DIR": cache}
+        runs = []
+        for _ in range(2):
+            out = subprocess.run(
+                [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+            ).stdout.split()
+            runs.append((float(out[0]), int(out[1]) / 1024))
+    return runs[0][0], runs[1][0], runs[0][1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=20_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    from mahjong.shanten import Shanten
+
+    from interpreter import discards, shapes
+    from interpreter.tiles import STANDARD
+
+    rng = random.Random(args.seed)
+    wall = [tile for tile in range(27) for _ in range(4)]
+    hands = [rng.sample(wall, 13 + i % 2) for i in range(args.hands)]
+    keys = [shapes.keys_of(STANDARD.counts(hand)) for hand in hands]
+    keys14 = [k for k, hand in zip(keys, hands, strict=True) if len(hand) == 14]
+    tiles_34 = [STANDARD.counts(hand) + [0] * 7 for hand in hands]
+    theirs_items = tiles_34[: max(1, args.hands // 5)]
+
+    build, load, peak = table_build_seconds()
+    complete = rate(shapes.is_complete, keys, args.repeat)
+    ours = rate(lambda k: shapes.shanten(k, 0, "distinct"), keys, args.repeat)
+    theirs = rate(
+        lambda t: Shanten.calculate_shanten(t, use_chiitoitsu=True, use_kokushi=False),
+        theirs_items,
+        max(1, args.repeat // 2),
+    )
+    table = rate(discards.discard_table, keys14, args.repeat)
+
+    print(f"hands: {args.hands} random 13/14-tile hands from 108 tiles, seed {args.seed}")
+    print(f"python {sys.version.split()[0]}, best of {args.repeat} passes, one core")
+    print()
+    print(f"{'operation':<44}{'calls/s':>14}{'target':>12}")
+    print(f"{'complete-check (per-suit keys)':<44}{complete:>14,.0f}{'3,000,000':>12}")
+    print(f"{'shanten, standard + seven pairs (mjrules)':<44}{ours:>14,.0f}")
+    print(f"{'shanten, calculate_shanten (mahjong pkg)':<44}{theirs:>14,.0f}")
+    print(f"{'  ratio mjrules / mahjong':<44}{ours / theirs:>13.1f}x{'>= 10x':>12}")
+    print(f"{'discard table, 14-tile hand':<44}{table:>14,.0f}{'20,000':>12}")
+    print()
+    print(
+        f"tables: build {build:.2f} s from nothing (peak {peak:.0f} MiB), load {load:.3f} s cached"
+    )
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"this process peak memory: {rss:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()

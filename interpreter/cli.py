@@ -1,0 +1,96 @@
+"""The ``mjrules`` command line.
+
+Every command has ``--help``; commands that report take ``--json``.  Exit codes: 0 on
+success, 1 on invalid input (a message on stderr), never a traceback.  Heavy modules
+(the hand tables, the rules compiler) are imported inside the commands, so that
+``mjrules --help`` answers at once.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import NoReturn
+
+import click
+
+from interpreter.tiles import STANDARD, TileError
+
+
+def fail(message: str) -> NoReturn:
+    """Report invalid input on stderr and exit with status 1."""
+    click.echo(f"mjrules: error: {message}", err=True)
+    sys.exit(1)
+
+
+def echo_json(data: object) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="mjrules")
+def cli() -> None:
+    """mjrules: Chinese regional mahjong rules as data: analyse, validate, settle, simulate."""
+
+
+@cli.command()
+@click.argument("tiles")
+@click.option(
+    "--melds", default=0, show_default=True, help="Melds already exposed (chow, pung, kong)."
+)
+@click.option(
+    "--visible", default="", help='Tiles seen elsewhere (discards, melds), e.g. "55p 9s".'
+)
+@click.option(
+    "--seven-pairs",
+    "seven_pairs",
+    type=click.Choice(["quads", "distinct", "none"]),
+    default="quads",
+    show_default=True,
+    help="Seven-pairs form: a four-of-a-kind may count as two pairs (quads), "
+    "pairs must differ (distinct), or no seven pairs.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+def hand(tiles: str, melds: int, visible: str, seven_pairs: str, as_json: bool) -> None:
+    """Analyse a hand: shanten, splits, waits with live copies, and a ranked discard table.
+
+    TILES are the concealed tiles: 13 (or 14, to choose a discard) less three per exposed
+    meld, written as 123m 456p 789s, with Chinese suits (123万 456筒 789条) or as Unicode
+    tile characters.
+
+    \b
+    Examples:
+      mjrules hand "123m 456m 789m 234p 5p"
+      mjrules hand "1122m 3345p 67789s 9s" --visible "9s 9s"
+      mjrules hand "123万 55筒 789条" --melds 2 --json
+    """
+    from interpreter.analysis import HandError, analyse_hand
+
+    try:
+        concealed = STANDARD.parse(tiles)
+        seen = STANDARD.parse(visible) if visible.strip() else []
+        report = analyse_hand(
+            concealed, melds, seen, None if seven_pairs == "none" else seven_pairs
+        )
+    except TileError as error:
+        fail(f"{error}\n{error.pointer()}")
+    except HandError as error:
+        fail(str(error))
+    if as_json:
+        echo_json(report.to_json())
+    else:
+        click.echo(report.to_text())
+
+
+def main() -> None:
+    """Console entry point: click's usage errors exit with 1 like any invalid input."""
+    try:
+        cli.main(standalone_mode=False)
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)
+    except click.exceptions.Abort:
+        click.echo("mjrules: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(1)

@@ -1,0 +1,246 @@
+"""Per-suit tables, built once, that answer hand questions without search.
+
+A suit's tiles are kept as a *key*: the base-5 number whose digit ``r`` is how many tiles
+of rank ``r + 1`` the hand holds (0 to 4 copies, nine ranks).  Adding a tile of rank ``r``
+adds ``POW[r]`` to the key.  For every key the tables hold:
+
+- ``completion``: 0 if the suit's tiles cannot all be split into melds and at most one
+  pair, 1 if they split into melds only, 2 if into melds and one pair;
+- ``splits``: for complete keys, every way to split them (``SuitSplit``);
+- ``distance``: for ``m`` melds (0..4) and ``h`` pairs (0..1), how many tiles must be
+  added so that the suit *contains* ``m`` melds and ``h`` pairs.  Shanten combines these
+  across suits (see ``shapes``).  Keys with the same ten distances share an id.
+- ``tally``: how many tiles the key holds, its pairs (a four-of-a-kind is two), its
+  distinct pairs and its distinct ranks, packed in bit fields so that the tallies of a
+  hand's suits add up with one sum (see ``untally``).
+
+The distance table is computed with vectorised passes over all 5**9 keys (numpy) and
+cached on disk under the user cache directory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations_with_replacement
+from pathlib import Path
+
+import numpy as np
+
+RANKS = 9
+COPIES = 4
+BASE = COPIES + 1
+POW = tuple(BASE**r for r in range(RANKS))
+KEY_SPACE = BASE**RANKS
+MAX_MELDS = 4
+MAX_SUIT_TILES = 3 * MAX_MELDS + 2
+TABLE_VERSION = "4"
+
+# Bit fields of a tally: tiles (6 bits), pairs (5), distinct pairs (4), kinds (5).  The
+# sums over a hand's suits stay inside their fields: a hand has at most 14 tiles.
+_PAIRS_AT, _DISTINCT_AT, _KINDS_AT = 6, 11, 15
+
+
+def untally(tally: int) -> tuple[int, int, int, int]:
+    """(tiles, pairs, distinct pairs, kinds) from a tally or a sum of tallies."""
+    return (
+        tally & 63,
+        tally >> _PAIRS_AT & 31,
+        tally >> _DISTINCT_AT & 15,
+        tally >> _KINDS_AT & 31,
+    )
+
+
+CHOW = "chow"
+PUNG = "pung"
+
+
+@dataclass(frozen=True, slots=True)
+class SuitSplit:
+    """One way to split a suit's tiles: an optional pair rank and melds as (kind, first rank)."""
+
+    pair: int | None
+    melds: tuple[tuple[str, int], ...]
+
+
+def key_of(counts: tuple[int, ...] | list[int]) -> int:
+    """The key of a suit's nine counts."""
+    return sum(n * p for n, p in zip(counts, POW, strict=False))
+
+
+def counts_of(key: int) -> list[int]:
+    """The nine counts of a suit key."""
+    return [(key // p) % BASE for p in POW]
+
+
+def _meld_shapes() -> list[tuple[tuple[str, int], tuple[int, ...]]]:
+    shapes = []
+    for rank in range(RANKS):
+        counts = [0] * RANKS
+        counts[rank] = 3
+        shapes.append(((PUNG, rank + 1), tuple(counts)))
+    for rank in range(RANKS - 2):
+        counts = [0] * RANKS
+        counts[rank] = counts[rank + 1] = counts[rank + 2] = 1
+        shapes.append(((CHOW, rank + 1), tuple(counts)))
+    return shapes
+
+
+@cache
+def suit_splits() -> dict[int, tuple[SuitSplit, ...]]:
+    """Every way to split every complete suit key, generated forwards from melds (no search)."""
+    shapes = _meld_shapes()
+    splits: dict[int, list[SuitSplit]] = {}
+    for n_melds in range(MAX_MELDS + 1):
+        for melds in combinations_with_replacement(shapes, n_melds):
+            base = [sum(c) for c in zip(*(s for _, s in melds), strict=True)] if melds else [0] * 9
+            if max(base) > COPIES:
+                continue
+            names = tuple(name for name, _ in melds)
+            for pair in (None, *range(RANKS)):
+                counts = list(base)
+                if pair is not None:
+                    counts[pair] += 2
+                    if counts[pair] > COPIES:
+                        continue
+                splits.setdefault(key_of(counts), []).append(
+                    SuitSplit(None if pair is None else pair + 1, names)
+                )
+    return {key: tuple(ways) for key, ways in splits.items()}
+
+
+def _digits() -> np.ndarray:
+    keys = np.arange(KEY_SPACE, dtype=np.int32)
+    digits = np.empty((RANKS, KEY_SPACE), dtype=np.int8)
+    for rank, power in enumerate(POW):
+        digits[rank] = (keys // power) % BASE
+    return digits
+
+
+def _build_distance(digits: np.ndarray) -> np.ndarray:
+    """distance[m * 2 + h, key]: tiles to add until the suit holds m melds and h pairs.
+
+    First ``contains[m, h]`` (the suit already holds them) by peeling one meld at a time,
+    then the distance by relaxing ``d(v) = 1 + min over ranks r of d(v + r)`` until it
+    settles.  Both are whole-array shifts, since ``v + rank r`` is ``key + POW[r]``.
+    """
+    n = KEY_SPACE
+    has_pair = (digits >= 2).any(axis=0)
+    contains = np.zeros((MAX_MELDS + 1, 2, n), dtype=bool)
+    contains[0, 0] = True
+    contains[0, 1] = has_pair
+    meld_masks = []
+    for (kind, first), counts in _meld_shapes():
+        del kind, first
+        mask = np.ones(n, dtype=bool)
+        for rank, need in enumerate(counts):
+            if need:
+                mask &= digits[rank] >= need
+        meld_masks.append((mask, key_of(counts)))
+    for m in range(1, MAX_MELDS + 1):
+        for h in (0, 1):
+            acc = np.zeros(n, dtype=bool)
+            previous = contains[m - 1, h]
+            for mask, offset in meld_masks:
+                shifted = np.zeros(n, dtype=bool)
+                shifted[offset:] = previous[: n - offset]
+                acc |= mask & shifted
+            contains[m, h] = acc
+    far = np.int8(64)
+    distance = np.where(contains.reshape(2 * (MAX_MELDS + 1), n), 0, far).astype(np.int8)
+    room = [digits[rank] < COPIES for rank in range(RANKS)]
+    while True:
+        best = np.full_like(distance, far)
+        for rank, offset in enumerate(POW):
+            step = np.full_like(distance, far)
+            step[:, : n - offset] = distance[:, offset:]
+            step[:, ~room[rank]] = far
+            np.minimum(best, step, out=best)
+        updated = np.minimum(distance, best + 1)
+        if np.array_equal(updated, distance):
+            return distance
+        distance = updated
+
+
+def _cache_path() -> Path:
+    from platformdirs import user_cache_dir
+
+    root = os.environ.get("MJRULES_CACHE_DIR") or user_cache_dir("mjrules")
+    stamp = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+    return Path(root) / f"suit-tables-v{TABLE_VERSION}-{stamp}.npz"
+
+
+def _load_or_build_arrays() -> dict[str, np.ndarray]:
+    path = _cache_path()
+    try:
+        with np.load(path) as data:
+            return {name: data[name] for name in data.files}
+    except (OSError, ValueError, KeyError):
+        pass
+    digits = _digits()
+    distance = _build_distance(digits)
+    tiles = digits.sum(axis=0, dtype=np.int16)
+    in_hand = tiles <= MAX_SUIT_TILES
+    melds = tiles // 3
+    with_pair = tiles % 3 == 2
+    slot = np.clip(2 * melds + with_pair, 0, 2 * MAX_MELDS + 1)
+    whole = (
+        (tiles % 3 != 1)
+        & (melds <= MAX_MELDS)
+        & (np.take_along_axis(distance, slot[None, :].astype(np.int64), axis=0)[0] == 0)
+    )
+    completion = np.where(whole, np.where(with_pair, 2, 1), 0).astype(np.int8)
+    vectors, ids = np.unique(distance[:, in_hand].T, axis=0, return_inverse=True)
+    distance_id = np.zeros(KEY_SPACE, dtype=np.int16)
+    distance_id[in_hand] = ids.reshape(-1)
+    arrays = {
+        "completion": completion,
+        "distance_id": distance_id,
+        "distance_vectors": vectors.astype(np.int8),
+        "tally": (
+            tiles.astype(np.int32)
+            | (digits // 2).sum(axis=0, dtype=np.int32) << _PAIRS_AT
+            | (digits >= 2).sum(axis=0, dtype=np.int32) << _DISTINCT_AT
+            | (digits > 0).sum(axis=0, dtype=np.int32) << _KINDS_AT
+        ),
+    }
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp.npz")
+        np.savez(partial, **arrays)
+        partial.replace(path)
+    except OSError:
+        pass  # a read-only cache only costs the build time on the next start
+    return arrays
+
+
+@dataclass(frozen=True)
+class SuitTables:
+    """The per-suit tables as Python arrays: read as fast as lists, loaded with one copy."""
+
+    completion: Sequence[int]
+    distance_id: Sequence[int]
+    distance_vectors: list[tuple[int, ...]]
+    tally: Sequence[int]
+
+
+def _as_array(values: np.ndarray) -> array:
+    typed = array({1: "b", 2: "h", 4: "i"}[values.dtype.itemsize])
+    typed.frombytes(values.tobytes())
+    return typed
+
+
+@cache
+def suit_tables() -> SuitTables:
+    """The tables, built on first use (or loaded from the cache) and shared by everything."""
+    arrays = _load_or_build_arrays()
+    return SuitTables(
+        completion=_as_array(arrays["completion"]),
+        distance_id=_as_array(arrays["distance_id"]),
+        distance_vectors=[tuple(v) for v in arrays["distance_vectors"].tolist()],
+        tally=_as_array(arrays["tally"]),
+    )

@@ -1,0 +1,80 @@
+"""`mjrules hand` end to end, as a user runs it: output, JSON, errors and exit codes."""
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+MJRULES = [sys.executable, "-c", "from interpreter.cli import main; main()"]
+
+
+def run(*args):
+    return subprocess.run([*MJRULES, *args], capture_output=True, text=True, timeout=60)
+
+
+def test_ready_hand_prints_waits_with_live_copies():
+    result = run("hand", "123m 456m 789m 234p 5p")
+    assert result.returncode == 0, result.stderr
+    assert "0 (ready)" in result.stdout
+    assert "waits    2p(3) 5p(3)   6 live" in result.stdout
+
+
+def test_json_has_shanten_waits_and_discards():
+    result = run("hand", "1122m 3345p 67789s 9s", "--visible", "9s 9s", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["shanten"] == {"standard": 1, "seven_pairs": 1, "min": 1}
+    best = data["discards"][0]
+    assert best["discard"] == "3p"
+    assert {"tile": "9s", "live": 0} in best["accepted"]
+    assert best["live"] == sum(a["live"] for a in best["accepted"])
+
+
+def test_chinese_notation_and_exposed_melds():
+    result = run("hand", "123万 55筒 789条", "--melds", "2", "--json")
+    data = json.loads(result.stdout)
+    assert data["complete"] is True
+    assert data["decompositions"][0]["pair"] == "5p"
+
+
+def test_seven_pairs_form_can_be_chosen():
+    quads = json.loads(run("hand", "1111m 4455s 336699p", "--json").stdout)
+    distinct = json.loads(
+        run("hand", "1111m 4455s 336699p", "--seven-pairs", "distinct", "--json").stdout
+    )
+    assert quads["seven_pairs"]["quads_as_pairs"] == 1
+    assert distinct["seven_pairs"] is None
+    assert distinct["shanten"]["seven_pairs"] == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["hand", "123m 0p"], "rank 0 does not exist at column 6"),
+        (["hand", "11111m 2345p 6789s"], "copy 5 of 1m"),
+        (["hand", "123m"], "3 concealed tiles with 0 exposed meld(s)"),
+        (["hand", "123m 456m 789m 234p 5p", "--visible", "5p 5p 5p 5p"], "only 4 copies exist"),
+        (["hand", "123m 456m 789m 234p 5p", "--melds", "7"], "--melds must be 0 to 4"),
+        (["hand"], "Missing argument 'TILES'"),
+        (["hand", "12m", "--melds", "x"], "is not a valid integer"),
+        (["nosuch"], "No such command 'nosuch'"),
+    ],
+)
+def test_invalid_input_exits_1_with_a_message_and_no_traceback(args, message):
+    result = run(*args)
+    assert result.returncode == 1
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stdout == ""
+
+
+def test_help_is_fast_and_lists_commands():
+    start = time.perf_counter()
+    result = run("--help")
+    elapsed = time.perf_counter() - start
+    assert result.returncode == 0
+    assert "hand" in result.stdout
+    assert elapsed < 2.0  # generous for loaded CI machines; bench/ measures the real figure
+    assert run("hand", "--help").returncode == 0

@@ -1,0 +1,77 @@
+"""The discard table against a brute-force search over every discard and draw.
+
+The brute force asks `shapes.shanten` (itself checked against the plain reference in
+test_shapes) about every hand, so it tests the table's shortcuts: suits combined once,
+helpful ranks read per suit, seven pairs folded in.
+"""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from interpreter import discards, shapes
+from interpreter.tiles import STANDARD
+
+
+def reference_shanten(counts, melds, form):
+    return shapes.shanten(shapes.keys_of(counts), melds, form)
+
+
+def brute_force_table(counts, melds, form, visible):
+    rows = {}
+    for discard in range(27):
+        if not counts[discard]:
+            continue
+        after = list(counts)
+        after[discard] -= 1
+        shanten = reference_shanten(after, melds, form)
+        accepted = []
+        for tile in range(27):
+            if after[tile] >= 4:
+                continue
+            grown = list(after)
+            grown[tile] += 1
+            if reference_shanten(grown, melds, form) < shanten:
+                accepted.append((tile, max(0, 4 - counts[tile] - visible[tile])))
+        rows[discard] = (shanten, accepted)
+    return rows
+
+
+hand_cases = st.integers(0, 2).flatmap(
+    lambda melds: st.tuples(
+        st.just(melds),
+        st.lists(st.integers(0, 26), min_size=14 - 3 * melds, max_size=14 - 3 * melds).filter(
+            lambda ts: all(ts.count(t) <= 4 for t in ts)
+        ),
+        st.sampled_from(["quads", "distinct", None]),
+        st.lists(st.integers(0, 26), max_size=12),
+    )
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(hand_cases)
+def test_discard_table_matches_brute_force(case):
+    melds, hand, form, seen = case
+    counts = STANDARD.counts(hand)
+    visible = [min(n, 4 - c) for n, c in zip(STANDARD.counts(seen), counts, strict=True)]
+    table = discards.discard_table(shapes.keys_of(counts), melds, visible, form)
+    expected = brute_force_table(counts, melds, form, visible)
+    got = {o.discard: (o.shanten, list(zip(o.accepted, o.live, strict=True))) for o in table}
+    assert got == expected
+    for option in table:
+        assert option.live_total == sum(option.live)
+
+
+def test_table_is_ranked_best_first():
+    hand = STANDARD.parse("1122m 3345p 67789s 9s")
+    table = discards.discard_table(shapes.keys_of(STANDARD.counts(hand)))
+    ranks = [(o.shanten, -o.live_total, -len(o.accepted)) for o in table]
+    assert ranks == sorted(ranks)
+    assert STANDARD.name(table[0].discard) == "3p"
+
+
+def test_a_complete_hand_lists_the_ready_discards():
+    table = discards.discard_table(
+        shapes.keys_of(STANDARD.counts(STANDARD.parse("123456789m 234p 55p")))
+    )
+    assert {o.shanten for o in table} == {0}
