@@ -82,6 +82,16 @@ def hand(tiles: str, melds: int, visible: str, seven_pairs: str, as_json: bool) 
         click.echo(report.to_text())
 
 
+def _register_ruleset_commands() -> None:
+    from dsl.commands import COMMANDS
+
+    for command in COMMANDS:
+        cli.add_command(command)
+
+
+_register_ruleset_commands()
+
+
 def main() -> None:
     """Console entry point: click's usage errors exit with 1 like any invalid input."""
     try:

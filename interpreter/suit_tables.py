@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -181,6 +182,8 @@ def _load_or_build_arrays() -> dict[str, np.ndarray]:
             return {name: data[name] for name in data.files}
     except (OSError, ValueError, KeyError):
         pass
+    if sys.stderr.isatty():
+        print("mjrules: building the hand tables once (a few seconds)...", file=sys.stderr)
     digits = _digits()
     distance = _build_distance(digits)
     tiles = digits.sum(axis=0, dtype=np.int16)

@@ -29,10 +29,10 @@ class TileError(ValueError):
 
     def pointer(self) -> str:
         """The text with a caret under the offending position, for people."""
-        return f"  {self.text}\n  {' ' * _display_width(self.text[: self.position])}^"
+        return f"  {self.text}\n  {' ' * display_width(self.text[: self.position])}^"
 
 
-def _display_width(text: str) -> int:
+def display_width(text: str) -> int:
     """Columns a terminal gives ``text``: CJK and tile characters take two."""
     return sum(2 if ord(ch) >= 0x1100 else 1 for ch in text)
 

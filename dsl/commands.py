@@ -1,0 +1,163 @@
+"""The ruleset commands of ``mjrules``: ``validate``, ``schema`` and ``explain``.
+
+Each is a plain ``click.Command`` that the ``mjrules`` group registers.  They print results on
+stdout and problems on stderr, exit 0 on success and 1 on invalid input, and never show a
+Python traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+
+from dsl.problems import Problem, RulesetError
+from dsl.ruleset import Loaded, check_ruleset, load
+
+_SET_HELP = "Set an option for this run, e.g. --set birds=4 (repeatable)."
+_PRESET_HELP = "Use a preset declared by the ruleset."
+
+
+def _targets(refs: Iterable[str]) -> Iterator[str]:
+    """Ids and files as given; a directory stands for every .yaml file under it."""
+    for ref in refs:
+        path = Path(ref)
+        if path.is_dir():
+            yield from (str(p) for p in sorted(path.rglob("*.yaml")))
+        else:
+            yield ref
+
+
+def _report(problems: Iterable[Problem]) -> None:
+    for problem in problems:
+        click.echo(problem.format(), err=True)
+
+
+@click.command("validate")
+@click.argument("rulesets", nargs=-1, required=True, metavar="PATH_OR_ID...")
+@click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help=_SET_HELP)
+@click.option("--preset", default=None, help=_PRESET_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON on stdout.")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+def validate(
+    rulesets: tuple[str, ...],
+    settings: tuple[str, ...],
+    preset: str | None,
+    as_json: bool,
+    strict: bool,
+) -> None:
+    """Check rulesets (ids such as region/version, files or directories).
+
+    Every problem is reported as file:line:col with the offending text. Exit code 0 if all
+    are valid, 1 otherwise.
+    """
+    results: list[dict[str, Any]] = []
+    all_ok = True
+    for target in _targets(rulesets):
+        loaded = _safely(target, settings, preset)
+        ok = loaded.ok and not (strict and loaded.problems)
+        all_ok &= ok
+        if as_json:
+            results.append(
+                {
+                    "ruleset": target,
+                    "id": loaded.ruleset.id if loaded.ruleset else None,
+                    "valid": ok,
+                    "problems": [p.to_json() for p in loaded.problems],
+                }
+            )
+            continue
+        _report(loaded.problems)
+        errors = sum(p.is_error for p in loaded.problems)
+        warnings = len(loaded.problems) - errors
+        status = "ok" if ok else "invalid"
+        counts = f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+        click.echo(f"{status}: {target} ({counts})", err=not ok)
+    if as_json:
+        click.echo(json.dumps({"valid": all_ok, "rulesets": results}, ensure_ascii=False, indent=2))
+    sys.exit(0 if all_ok else 1)
+
+
+def _safely(target: str, settings: Iterable[str], preset: str | None) -> Loaded:
+    try:
+        return check_ruleset(target, settings=settings, preset=preset)
+    except RulesetError as exc:  # pragma: no cover - check_ruleset returns problems
+        return Loaded(None, list(exc.problems))
+
+
+@click.command("schema")
+@click.option("--markdown", is_flag=True, help="Print the field tables of docs/DSL.md instead.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write to this file instead of stdout.",
+)
+def schema(markdown: bool, output: str | None) -> None:
+    """Print the JSON Schema of the ruleset format.
+
+    Point your editor's YAML language server at it for completion and checking, e.g. a first
+    line '# yaml-language-server: $schema=ruleset.schema.json'.
+    """
+    from dsl.structure import json_schema, markdown_tables
+
+    text = (
+        markdown_tables() if markdown else json.dumps(json_schema(), ensure_ascii=False, indent=2)
+    )
+    if output:
+        try:
+            Path(output).write_text(text + ("" if text.endswith("\n") else "\n"), encoding="utf-8")
+        except OSError as exc:
+            click.echo(f"{output}: error: cannot write: {exc.strerror}", err=True)
+            sys.exit(1)
+    else:
+        click.echo(text)
+
+
+@click.command("explain")
+@click.argument("ruleset", metavar="PATH_OR_ID")
+@click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help=_SET_HELP)
+@click.option("--preset", default=None, help=_PRESET_HELP)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the resolved ruleset (options applied, expressions as text) as JSON.",
+)
+def explain(ruleset: str, settings: tuple[str, ...], preset: str | None, as_json: bool) -> None:
+    """Show a ruleset as readable rules text, with the source of each rule."""
+    from dsl.explain import explain as render
+
+    try:
+        loaded = load(ruleset, settings=settings, preset=preset)
+    except RulesetError as exc:
+        _report(exc.problems)
+        sys.exit(1)
+    if as_json:
+        click.echo(json.dumps(_plain(loaded.data), ensure_ascii=False, indent=2))
+    else:
+        click.echo(render(loaded), nl=False)
+
+
+def _plain(value: Any) -> Any:
+    from collections.abc import Mapping
+
+    from dsl.options import Option
+
+    if isinstance(value, Option):
+        return value.value
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if hasattr(value, "text") and not isinstance(value, str):
+        return value.text
+    return value
+
+
+COMMANDS = (validate, schema, explain)

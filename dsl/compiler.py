@@ -1,0 +1,761 @@
+"""Syntax tree to checked tree and Python closure, in one pass.
+
+Each method is named after the grammar alternative it gives meaning to (``add`` for
+``sum "+" product -> add``); it checks names and types against the scope's vocabulary,
+returns the node with its ``type`` (and, for names, ``binding``) filled in, and a closure
+``run(frame) -> value``.  Nothing is parsed or looked up by name during evaluation, and
+no Python attribute is ever read by a user-written name: names and attributes go through
+the vocabulary's tables only.
+
+Evaluation is bounded: integers stay within ``LIMIT``, exponents within ``MAX_EXPONENT``,
+and every element visited by a per-element function or a collection operation spends one
+of the ``MAX_STEPS`` an evaluation may take.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from dsl.errors import EvaluationError, ExpressionError
+from dsl.situation import Situation
+from dsl.syntax import (
+    SYMBOL,
+    Argument,
+    Attribute,
+    Binary,
+    Call,
+    If,
+    Literal,
+    Name,
+    Node,
+    SetLiteral,
+    Unary,
+    parse,
+)
+from dsl.types import (
+    BOOL,
+    INT,
+    NOTHING,
+    SEAT,
+    TEXT,
+    TILE,
+    Type,
+    collection,
+    fits,
+    join,
+    parse_type,
+)
+from dsl.vocabulary import ATTRIBUTES, ELEMENT, IDENTITY, REQUIRED, SECTIONS, Function, Param, Scope
+from interpreter.tiles import TileError
+
+LIMIT = 2**62
+MAX_EXPONENT = 64
+MAX_STEPS = 100_000
+
+Run = Callable[["Frame"], Any]
+
+
+class Frame:
+    """What a closure sees: the situation, the implicit subjects, the steps left."""
+
+    __slots__ = ("budget", "situation", "subjects")
+
+    def __init__(self, situation: Situation, subjects: tuple = (), budget: list | None = None):
+        self.situation = situation
+        self.subjects = subjects
+        self.budget = [MAX_STEPS] if budget is None else budget
+
+    def push(self, subject: Any) -> Frame:
+        return Frame(self.situation, (*self.subjects, subject), self.budget)
+
+    def spend(self, steps: int = 1) -> None:
+        self.budget[0] -= steps
+        if self.budget[0] < 0:
+            raise EvaluationError(f"evaluation took more than {MAX_STEPS} steps", 0, 0)
+
+
+@dataclass(frozen=True)
+class CompiledExpression:
+    """A checked expression: ``ast`` (typed nodes), ``type``, and a call to evaluate it."""
+
+    text: str
+    ast: Node
+    type: Type
+    run: Run = field(repr=False, compare=False)
+
+    def __call__(self, situation: Situation) -> Any:
+        """The value in ``situation``; raises only :class:`EvaluationError`."""
+        try:
+            return self.run(Frame(situation))
+        except EvaluationError as error:
+            raise EvaluationError(
+                error.message, error.offset, error.length, expected=error.expected, text=self.text
+            ) from None
+
+
+def compile_expression(
+    text: str, scope: Scope, expect: str | Type | None = None
+) -> CompiledExpression:
+    """Parse, check against ``scope`` and compile ``text``; its value must fit ``expect``."""
+    node = parse(text)
+    try:
+        checked, run = _Compiler().compile(node, scope)
+        wanted = parse_type(expect) if isinstance(expect, str) else expect
+        if wanted is not None and not fits(checked.type, wanted):
+            raise ExpressionError(
+                f"the expression gives {checked.type}",
+                node.start,
+                node.end - node.start,
+                expected=str(wanted),
+            )
+        if checked.type == TEXT:
+            raise _text_alone(checked)
+    except ExpressionError as error:
+        if error.text:
+            raise
+        raise ExpressionError(
+            error.message,
+            error.offset,
+            error.length,
+            expected=error.expected,
+            suggestion=error.suggestion,
+            text=text,
+        ) from None
+    return CompiledExpression(text, checked, checked.type, run)
+
+
+def _error(node: Node, message: str, expected: Any = "", suggestion: str | None = None):
+    return ExpressionError(
+        message,
+        node.start,
+        max(1, node.end - node.start),
+        expected=str(expected),
+        suggestion=suggestion,
+    )
+
+
+def _text_alone(node: Node) -> ExpressionError:
+    return _error(
+        node,
+        "quoted text is only compared with an option that has named values",
+        'an expression such as option.cap == "6he"',
+    )
+
+
+def _nearest(word: str, candidates: Iterable[str]) -> str | None:
+    found = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def _bounded(value: int, node: Node) -> int:
+    if -LIMIT <= value <= LIMIT:
+        return value
+    symbol = SYMBOL.get(getattr(node, "op", ""), "expression")
+    raise EvaluationError(
+        f"number out of bounds (more than 2**62) in {symbol}", node.start, node.end - node.start
+    )
+
+
+def _located(node: Node, run: Run) -> Run:
+    """``run``, with evaluation errors placed on ``node`` unless already placed."""
+
+    def located(f: Frame) -> Any:
+        try:
+            return run(f)
+        except EvaluationError as error:
+            if error.length:
+                raise
+            raise EvaluationError(error.message, node.start, node.end - node.start) from None
+
+    return located
+
+
+class _Compiler:
+    def compile(self, node: Node, scope: Scope) -> tuple[Node, Run]:
+        if isinstance(node, Literal):
+            rule = node.kind
+        elif isinstance(node, Unary | Binary):
+            rule = node.op
+        else:
+            rule = _RULE_OF[type(node)]
+        return getattr(self, rule)(node, scope)
+
+    def typed(self, node: Node, scope: Scope, wanted: Type, role: str) -> tuple[Node, Run]:
+        checked, run = self.compile(node, scope)
+        if not fits(checked.type, wanted):
+            raise _error(node, f"{role} is {checked.type}", wanted)
+        return checked, run
+
+    # Literals
+
+    def int(self, node: Literal, scope: Scope):
+        if node.value > LIMIT:
+            raise _error(node, "number too large", "a number up to 2**62")
+        value = node.value
+        return replace(node, type=INT), lambda f: value
+
+    def true(self, node: Literal, scope: Scope):
+        return replace(node, type=BOOL), lambda f: True
+
+    def false(self, node: Literal, scope: Scope):
+        return replace(node, type=BOOL), lambda f: False
+
+    def tile(self, node: Literal, scope: Scope):
+        try:
+            (tile,) = scope.tileset.parse(str(node.value))
+        except TileError:
+            raise _error(
+                node,
+                f"{node.value} is not a tile of this tile set",
+                f"a rank and a suit letter ({scope.tileset.suit_names()})",
+            ) from None
+        return replace(node, type=TILE), lambda f: tile
+
+    def text(self, node: Literal, scope: Scope):
+        value = node.value
+        return replace(node, type=TEXT), lambda f: value
+
+    # Names and attributes
+
+    def name(self, node: Name, scope: Scope):
+        word = node.name
+        depth = len(scope.subjects)
+        if word == "it" and depth:
+            return replace(node, type=scope.subjects[-1], binding="it"), lambda f: f.subjects[-1]
+        for level in range(depth - 1, -1, -1):
+            attribute = scope.attributes(scope.subjects[level]).get(word)
+            if attribute is not None:
+                binding = f"{word} of {'it' if level == depth - 1 else 'an outer subject'}"
+                return (
+                    replace(node, type=attribute.type, binding=binding),
+                    lambda f, i=level, read=attribute.read: read(f.subjects[i], f.situation),
+                )
+        entry = scope.names.get(word)
+        if entry is not None:
+            read = entry.read
+            return (
+                replace(node, type=entry.type, binding=scope.section),
+                _located(node, lambda f: read(f.situation)),
+            )
+        raise self.unknown_name(node, scope)
+
+    def unknown_name(self, node: Name, scope: Scope) -> ExpressionError:
+        word = node.name
+        if word == "option":
+            return _error(
+                node,
+                "option needs a name",
+                "option.<name>, one of: "
+                + (", ".join(sorted(scope.options)) or "(no options declared)"),
+            )
+        if word in scope.functions:
+            return _error(node, f"{word} is a function", f"{word}(...)")
+        if word == "it":
+            return _error(
+                node, "it names the element inside all(...), count(...) and the like", "a name"
+            )
+        elsewhere = _sections_with(word, functions=False)
+        if elsewhere:
+            return _error(
+                node,
+                f"{word} is not available in section {scope.section} "
+                f"(only in {', '.join(elsewhere)})",
+                "a name of this section",
+            )
+        owners = [str(a.owner) for a in ATTRIBUTES if a.name == word]
+        if owners:
+            return _error(
+                node,
+                f"{word} is an attribute of a {' or '.join(owners)}; as a bare "
+                "name it reads the element inside all(...), count(...), "
+                "standard(pair: ...) and the like",
+                f"{owners[0]}.{word}, e.g. win_tile.{word}"
+                if owners[0] == "tile"
+                else f"{owners[0]}.{word}",
+            )
+        candidates = list(scope.names)
+        for subject in scope.subjects:
+            candidates.extend(scope.attributes(subject))
+        if scope.subjects:
+            candidates.append("it")
+        return _error(
+            node,
+            f"unknown name {word!r}",
+            f"a name of section {scope.section}",
+            _nearest(word, candidates),
+        )
+
+    def attribute(self, node: Attribute, scope: Scope):
+        here = replace(node, start=node.name_start)
+        if (
+            isinstance(node.subject, Name)
+            and node.subject.name == "option"
+            and "option" not in scope.names
+        ):
+            kind = scope.options.get(node.name)
+            if kind is None:
+                raise _error(
+                    here,
+                    f"unknown option {node.name!r}",
+                    "an option declared by the ruleset"
+                    + (f" ({', '.join(sorted(scope.options))})" if scope.options else ""),
+                    _nearest(node.name, scope.options),
+                )
+            key = node.name
+
+            def read(f: Frame) -> Any:
+                try:
+                    return f.situation.options[key]
+                except KeyError:
+                    raise EvaluationError(
+                        f"option {key!r} has no value in this game", 0, 0
+                    ) from None
+
+            subject = replace(node.subject, binding="options")
+            return replace(node, subject=subject, type=kind), _located(node, read)
+        subject, run = self.compile(node.subject, scope)
+        attributes = scope.attributes(subject.type)
+        entry = attributes.get(node.name)
+        if entry is None:
+            if not attributes:
+                raise _error(here, f"{subject.type} has no attributes")
+            raise _error(
+                here,
+                f"{subject.type} has no attribute {node.name!r}",
+                "one of " + ", ".join(sorted(attributes)),
+                _nearest(node.name, attributes),
+            )
+        get = entry.read
+        return replace(node, subject=subject, type=entry.type), lambda f: get(run(f), f.situation)
+
+    # Calls
+
+    def call(self, node: Call, scope: Scope):
+        function = scope.functions.get(node.function)
+        if function is None:
+            head = replace(node, end=node.start + len(node.function))
+            if node.function in scope.names:
+                raise _error(head, f"{node.function} is not a function", "a function name")
+            elsewhere = _sections_with(node.function, functions=True)
+            if elsewhere:
+                raise _error(
+                    head,
+                    f"{node.function} is not available in section "
+                    f"{scope.section} (only in {', '.join(elsewhere)})",
+                    "a function of this section",
+                )
+            raise _error(
+                head,
+                f"unknown function {node.function!r}",
+                "one of " + ", ".join(sorted(scope.functions)),
+                _nearest(node.function, scope.functions),
+            )
+        given = self.bind(node, function)
+        checked: list[Argument] = []
+        runs: list[Run] = []
+        element: Type | None = None
+        for param in function.params:
+            argument = given.get(param.name)
+            if param.each:
+                subject = param.subject or element
+                assert subject is not None
+                if argument is None:
+                    if (
+                        param.default is IDENTITY
+                        and not fits(subject, param.type)
+                        and subject != NOTHING
+                    ):
+                        raise _error(
+                            node,
+                            f"{function.name} over a {collection(subject)} needs "
+                            f"a number for each element",
+                            f"{function.name}(..., <int expression>)",
+                        )
+                    runs.append(_each_default(param.default))
+                    continue
+                inner = replace(scope, subjects=(*scope.subjects, subject))
+                value, run = self.typed(
+                    argument.value, inner, param.type, f"argument {param.name} of {function.name}"
+                )
+                runs.append(_each(run))
+            else:
+                if argument is None:
+                    default = param.default
+                    runs.append(lambda f, d=default: d)
+                    continue
+                wanted = param.type
+                if wanted.is_collection and wanted.element == ELEMENT:
+                    value, run = self.compile(argument.value, scope)
+                    if not value.type.is_collection:
+                        raise _error(
+                            argument.value,
+                            f"argument {param.name} of {function.name} is {value.type}",
+                            "a collection",
+                        )
+                    element = value.type.element
+                else:
+                    value, run = self.typed(
+                        argument.value, scope, wanted, f"argument {param.name} of {function.name}"
+                    )
+                runs.append(run)
+            checked.append(replace(argument, value=value))
+        execute = function.run
+        return (
+            replace(node, arguments=tuple(checked), type=function.returns),
+            _located(node, lambda f: execute(f.situation, *[r(f) for r in runs])),
+        )
+
+    def bind(self, node: Call, function: Function) -> dict[str, Argument]:
+        """Arguments by parameter name; positional ones first, as in Python."""
+        params = {p.name: p for p in function.params}
+        given: dict[str, Argument] = {}
+        for index, argument in enumerate(node.arguments):
+            if not argument.name:
+                if given and any(a.name for a in node.arguments[:index]):
+                    raise _error(
+                        argument,
+                        "a positional argument after a named one",
+                        f"{_param_names(function)}: ...",
+                    )
+                if index >= len(function.params):
+                    raise _error(
+                        argument,
+                        f"{function.name} takes at most {len(function.params)} arguments",
+                        function.signature,
+                    )
+                given[function.params[index].name] = argument
+                continue
+            if argument.name not in params:
+                raise _error(
+                    replace(argument, end=argument.start + len(argument.name)),
+                    f"{function.name} has no parameter {argument.name!r}",
+                    _param_names(function),
+                    _nearest(argument.name, params),
+                )
+            if argument.name in given:
+                raise _error(argument, f"argument {argument.name} given twice", function.signature)
+            given[argument.name] = argument
+        for param in function.params:
+            if param.default is REQUIRED and param.name not in given:
+                raise _error(
+                    node, f"{function.name} needs its argument {param.name}", function.signature
+                )
+        return given
+
+    # Operators
+
+    def if_(self, node: If, scope: Scope):
+        condition, test = self.typed(node.condition, scope, BOOL, "the condition after if")
+        then, yes = self.compile(node.then, scope)
+        otherwise, no = self.compile(node.otherwise, scope)
+        common = join(then.type, otherwise.type)
+        if common is None:
+            raise _error(node.otherwise, f"the else branch is {otherwise.type}", then.type)
+        return (
+            replace(node, condition=condition, then=then, otherwise=otherwise, type=common),
+            lambda f: yes(f) if test(f) else no(f),
+        )
+
+    def or_(self, node: Binary, scope: Scope):
+        (left, a), (right, b) = self.both(node, scope, BOOL)
+        return replace(node, left=left, right=right, type=BOOL), lambda f: a(f) or b(f)
+
+    def and_(self, node: Binary, scope: Scope):
+        (left, a), (right, b) = self.both(node, scope, BOOL)
+        return replace(node, left=left, right=right, type=BOOL), lambda f: a(f) and b(f)
+
+    def not_(self, node: Unary, scope: Scope):
+        operand, a = self.typed(node.operand, scope, BOOL, "the operand of not")
+        return replace(node, operand=operand, type=BOOL), lambda f: not a(f)
+
+    def both(self, node: Binary, scope: Scope, wanted: Type):
+        symbol = SYMBOL[node.op]
+        return (
+            self.typed(node.left, scope, wanted, f"the left side of {symbol}"),
+            self.typed(node.right, scope, wanted, f"the right side of {symbol}"),
+        )
+
+    def eq(self, node: Binary, scope: Scope):
+        left, a, right, b = self.comparable(node, scope)
+        return replace(node, left=left, right=right, type=BOOL), lambda f: a(f) == b(f)
+
+    def ne(self, node: Binary, scope: Scope):
+        left, a, right, b = self.comparable(node, scope)
+        return replace(node, left=left, right=right, type=BOOL), lambda f: a(f) != b(f)
+
+    def comparable(self, node: Binary, scope: Scope):
+        left, a = self.compile(node.left, scope)
+        right, b = self.compile(node.right, scope)
+        if _names_option_value(left.type, right):
+            return left, a, right, b
+        if _names_option_value(right.type, left):
+            return left, a, right, b
+        for side in (left, right):
+            if side.type == TEXT:
+                raise _text_alone(side)
+        if join(left.type, right.type) is None:
+            raise _error(node.right, f"{left.type} compared with {right.type}", left.type)
+        return left, a, right, b
+
+    def lt(self, node: Binary, scope: Scope):
+        (left, a), (right, b) = self.both(node, scope, INT)
+        return replace(node, left=left, right=right, type=BOOL), lambda f: a(f) < b(f)
+
+    def le(self, node: Binary, scope: Scope):
+        (left, a), (right, b) = self.both(node, scope, INT)
+        return replace(node, left=left, right=right, type=BOOL), lambda f: a(f) <= b(f)
+
+    def gt(self, node: Binary, scope: Scope):
+        (left, a), (right, b) = self.both(node, scope, INT)
+        return replace(node, left=left, right=right, type=BOOL), lambda f: a(f) > b(f)
+
+    def ge(self, node: Binary, scope: Scope):
+        (left, a), (right, b) = self.both(node, scope, INT)
+        return replace(node, left=left, right=right, type=BOOL), lambda f: a(f) >= b(f)
+
+    def in_(self, node: Binary, scope: Scope):
+        left, a, right, b = self.membership(node, scope)
+        return replace(node, left=left, right=right, type=BOOL), lambda f: a(f) in b(f)
+
+    def not_in(self, node: Binary, scope: Scope):
+        left, a, right, b = self.membership(node, scope)
+        return replace(node, left=left, right=right, type=BOOL), lambda f: a(f) not in b(f)
+
+    def membership(self, node: Binary, scope: Scope):
+        left, a = self.compile(node.left, scope)
+        right, b = self.compile(node.right, scope)
+        symbol = SYMBOL[node.op]
+        if not right.type.is_collection:
+            raise _error(
+                node.right,
+                f"the right side of {symbol} is {right.type}",
+                "a collection such as {2, 5, 8}",
+            )
+        element = right.type.element
+        assert element is not None
+        if (
+            left.type.values
+            and isinstance(right, SetLiteral)
+            and right.items
+            and all(_names_option_value(left.type, item) for item in right.items)
+        ):
+            return left, a, right, b
+        if left.type == TEXT:
+            raise _text_alone(left)
+        if element != NOTHING and not fits(left.type, element):
+            raise _error(node.left, f"the left side of {symbol} is {left.type}", element)
+        return left, a, right, b
+
+    def range(self, node: Binary, scope: Scope):
+        (left, a), (right, b) = self.both(node, scope, INT)
+        return (
+            replace(node, left=left, right=right, type=collection(INT)),
+            lambda f: range(a(f), b(f) + 1),
+        )
+
+    def add(self, node: Binary, scope: Scope):
+        left, a = self.compile(node.left, scope)
+        right, b = self.compile(node.right, scope)
+        result, kind = _arithmetic(node, left, right, plus=True)
+        checked = replace(node, left=left, right=right, type=result)
+        if kind == "int":
+            return checked, lambda f: _bounded(a(f) + b(f), node)
+        if kind == "seat+int":
+            return checked, lambda f: (a(f) + b(f)) % f.situation.players
+        if kind == "int+seat":
+            return checked, lambda f: (a(f) + b(f)) % f.situation.players
+        return checked, lambda f: _union(f, a(f), b(f))
+
+    def sub(self, node: Binary, scope: Scope):
+        left, a = self.compile(node.left, scope)
+        right, b = self.compile(node.right, scope)
+        result, kind = _arithmetic(node, left, right, plus=False)
+        checked = replace(node, left=left, right=right, type=result)
+        if kind == "int":
+            return checked, lambda f: _bounded(a(f) - b(f), node)
+        if kind in ("seat-int", "seat-seat"):
+            return checked, lambda f: (a(f) - b(f)) % f.situation.players
+        if kind == "collection-element":
+            return checked, lambda f: _difference(f, a(f), (b(f),))
+        return checked, lambda f: _difference(f, a(f), b(f))
+
+    def mul(self, node: Binary, scope: Scope):
+        (left, a), (right, b) = self.both(node, scope, INT)
+        return (
+            replace(node, left=left, right=right, type=INT),
+            lambda f: _bounded(a(f) * b(f), node),
+        )
+
+    def floordiv(self, node: Binary, scope: Scope):
+        (left, a), (right, b) = self.both(node, scope, INT)
+
+        def divide(f: Frame) -> int:
+            divisor = b(f)
+            if divisor == 0:
+                raise EvaluationError("division by zero", node.start, node.end - node.start)
+            return a(f) // divisor
+
+        return replace(node, left=left, right=right, type=INT), divide
+
+    def mod(self, node: Binary, scope: Scope):
+        (left, a), (right, b) = self.both(node, scope, INT)
+
+        def remainder(f: Frame) -> int:
+            divisor = b(f)
+            if divisor == 0:
+                raise EvaluationError(
+                    "remainder of a division by zero", node.start, node.end - node.start
+                )
+            return a(f) % divisor
+
+        return replace(node, left=left, right=right, type=INT), remainder
+
+    def pow(self, node: Binary, scope: Scope):
+        (left, a), (right, b) = self.both(node, scope, INT)
+
+        def power(f: Frame) -> int:
+            base, exponent = a(f), b(f)
+            if not 0 <= exponent <= MAX_EXPONENT:
+                raise EvaluationError(
+                    f"exponent {exponent} is not 0..{MAX_EXPONENT}",
+                    node.right.start,
+                    node.right.end - node.right.start,
+                )
+            if abs(base) > 1 and (abs(base).bit_length() - 1) * exponent > 62:
+                raise EvaluationError(
+                    "number out of bounds (more than 2**62) in **",
+                    node.start,
+                    node.end - node.start,
+                )
+            return _bounded(base**exponent, node)
+
+        return replace(node, left=left, right=right, type=INT), power
+
+    def neg(self, node: Unary, scope: Scope):
+        operand, a = self.typed(node.operand, scope, INT, "the operand of -")
+        return replace(node, operand=operand, type=INT), lambda f: -a(f)
+
+    def set(self, node: SetLiteral, scope: Scope):
+        items: list[Node] = []
+        runs: list[tuple[bool, Run]] = []
+        element = NOTHING
+        for item in node.items:
+            checked, run = self.compile(item, scope)
+            spread = isinstance(item, Binary) and item.op == "range"
+            found = INT if spread else checked.type
+            common = join(found, element) if element != NOTHING else found
+            if common is None:
+                raise _error(item, f"an element of the set is {found}", element)
+            element = common
+            items.append(checked)
+            runs.append((spread, run))
+
+        def build(f: Frame) -> frozenset:
+            values: set = set()
+            for spread, run in runs:
+                if spread:
+                    part = run(f)
+                    f.spend(len(part))
+                    values.update(part)
+                else:
+                    values.add(run(f))
+            return frozenset(values)
+
+        return replace(node, items=tuple(items), type=collection(element)), build
+
+
+_RULE_OF = {Name: "name", Attribute: "attribute", Call: "call", If: "if_", SetLiteral: "set"}
+
+
+def _names_option_value(kind: Type, node: Node) -> bool:
+    """Whether ``node`` is quoted text naming a value of option type ``kind`` (else an error)."""
+    if not kind.values or not isinstance(node, Literal) or node.kind != "text":
+        return False
+    if node.value not in kind.values:
+        raise _error(
+            node,
+            f"{node.value!r} is not a value of {kind.name}",
+            "one of " + ", ".join(repr(v) for v in kind.values),
+            _nearest(str(node.value), kind.values),
+        )
+    return True
+
+
+def _arithmetic(node: Binary, left: Node, right: Node, *, plus: bool) -> tuple[Type, str]:
+    """The result type of ``left + right`` or ``left - right``, and which case it is."""
+    symbol = SYMBOL[node.op]
+    lt, rt = left.type, right.type
+    if lt == INT and rt == INT:
+        return INT, "int"
+    if lt == SEAT and rt == INT:
+        return SEAT, "seat+int" if plus else "seat-int"
+    if plus and lt == INT and rt == SEAT:
+        return SEAT, "int+seat"
+    if not plus and lt == SEAT and rt == SEAT:
+        return INT, "seat-seat"
+    if lt.is_collection:
+        common = join(lt, rt) if rt.is_collection else None
+        if common is not None:
+            return common, "collections"
+        assert lt.element is not None
+        if not plus and (fits(rt, lt.element) or lt.element == NOTHING):
+            return lt, "collection-element"
+        wanted = f"a collection of {lt.element}" + ("" if plus else f" or a {lt.element}")
+        raise _error(right, f"the right side of {symbol} is {rt}", wanted)
+    if lt in (INT, SEAT):
+        wanted = "int" if lt == INT else ("int" if plus else "int or seat")
+        raise _error(right, f"the right side of {symbol} is {rt}", wanted)
+    raise _error(left, f"the left side of {symbol} is {lt}", "int, seat or a collection")
+
+
+def _union(f: Frame, a: Iterable, b: Iterable) -> frozenset:
+    f.spend(len(a) + len(b))  # type: ignore[arg-type]
+    return frozenset(a) | frozenset(b)
+
+
+def _difference(f: Frame, a: Iterable, b: Iterable) -> frozenset:
+    f.spend(len(a) + len(b))  # type: ignore[arg-type]
+    return frozenset(a) - frozenset(b)
+
+
+def _each(run: Run) -> Run:
+    """An ``each`` argument: the callable of one element the function receives."""
+
+    def bind(f: Frame) -> Callable[[Any], Any]:
+        def each(element: Any) -> Any:
+            f.spend()
+            return run(f.push(element))
+
+        return each
+
+    return bind
+
+
+def _each_default(default: Any) -> Run:
+    def bind(f: Frame) -> Callable[[Any], Any]:
+        def each(element: Any) -> Any:
+            f.spend()
+            return element if default is IDENTITY else default
+
+        return each
+
+    return bind
+
+
+def _sections_with(word: str, *, functions: bool) -> list[str]:
+    """The sections where ``word`` is a name (or a function)."""
+    return [
+        name
+        for name, section in SECTIONS.items()
+        if any(e.name == word for e in (section.functions if functions else section.names))
+    ]
+
+
+def _param_names(function: Function) -> str:
+    return "one of " + ", ".join(p.name for p in function.params)
+
+
+__all__ = ["MAX_STEPS", "CompiledExpression", "Frame", "Param", "compile_expression"]

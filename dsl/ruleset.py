@@ -1,0 +1,553 @@
+"""Load a ruleset: id or path → extends chain merged → options applied → structure checked →
+expressions compiled → an immutable :class:`Ruleset`.
+
+Merge rules for ``extends:`` (the extending file wins):
+
+- mappings merge key by key, recursively;
+- lists and plain values replace the inherited ones;
+- a list may instead be changed with ``{add: [...], remove: [...]}``;
+- a key set to ``~`` (null) removes the inherited value: a named entry (a hand type, a modifier
+  ...) disappears, a field returns to its default;
+- ``ruleset.abstract`` and ``ruleset.id`` are never inherited.
+
+Every problem of every file in the chain is reported in one :class:`RulesetError`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path as FilePath
+from types import MappingProxyType
+from typing import Any
+
+from dsl import options as option_module
+from dsl.options import Option
+from dsl.problems import (
+    Location,
+    Problem,
+    Problems,
+    RulesetError,
+    nearest,
+    sorted_problems,
+)
+from dsl.structure import Context, ExprSource, check
+from dsl.yaml_source import Node, load_file
+
+MAX_EXTENDS_DEPTH = 8
+ROOT_ENV = "MJRULES_RULESETS"
+_SUFFIXES = (".yaml", ".yml")
+
+
+# --- Finding files ----------------------------------------------------------------------------
+
+
+def default_root() -> FilePath:
+    """Where ruleset ids are looked up: $MJRULES_RULESETS, ./rulesets, or the shipped ones."""
+    env = os.environ.get(ROOT_ENV)
+    if env:
+        return FilePath(env)
+    here = FilePath.cwd() / "rulesets"
+    if here.is_dir():
+        return here
+    return FilePath(__file__).resolve().parents[1] / "rulesets"
+
+
+def available_ids(root: FilePath) -> list[str]:
+    if not root.is_dir():
+        return []
+    return sorted(
+        str(p.relative_to(root).with_suffix("")).replace(os.sep, "/") for p in root.rglob("*.yaml")
+    )
+
+
+def _root_of(path: FilePath) -> FilePath | None:
+    """The enclosing 'rulesets' directory of a file, if any (ids in it resolve from there)."""
+    for parent in path.resolve().parents:
+        if parent.name == "rulesets":
+            return parent
+    return None
+
+
+def ruleset_id(path: FilePath, root: FilePath | None = None) -> str:
+    root = _root_of(path) or root
+    if root is not None:
+        try:
+            rel = path.resolve().relative_to(root.resolve())
+            return str(rel.with_suffix("")).replace(os.sep, "/")
+        except ValueError:
+            pass
+    return path.stem
+
+
+def is_path(ref: str) -> bool:
+    return ref.endswith(_SUFFIXES) or (os.sep in ref and os.path.exists(ref))
+
+
+def resolve(ref: str, root: FilePath, relative_to: FilePath | None = None) -> FilePath | None:
+    """The file of an id or a path; None if there is none."""
+    if ref.endswith(_SUFFIXES):
+        candidate = FilePath(ref)
+        if relative_to is not None and not candidate.is_absolute():
+            candidate = relative_to.parent / candidate
+        return candidate if candidate.is_file() else None
+    if ".." in ref.split("/"):
+        return None
+    candidate = root / f"{ref}.yaml"
+    return candidate if candidate.is_file() else None
+
+
+def _display(path: FilePath) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+# --- The result -------------------------------------------------------------------------------
+
+
+class Frozen(Mapping[str, Any]):
+    """A read-only mapping whose keys can also be read as attributes: ``rs.payment.base``."""
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        object.__setattr__(self, "_data", dict(data))
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self._data[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError("a ruleset is immutable")
+
+    def __repr__(self) -> str:
+        return f"Frozen({self._data!r})"
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A checked, compiled ruleset.  Sections are read as ``rs.section`` or ``rs["section"]``.
+
+    Expression fields hold compiled expressions (callables over a situation); literal fields
+    hold their values, with options already applied.
+    """
+
+    id: str
+    path: str
+    files: tuple[str, ...]
+    options: Mapping[str, Option]
+    presets: Mapping[str, Mapping[str, Any]]
+    data: Frozen
+    warnings: tuple[Problem, ...] = ()
+    locations: Mapping[tuple[Any, ...], Location] = field(default_factory=dict)
+    option_refs: Mapping[tuple[Any, ...], str] = field(default_factory=dict)
+
+    def __getattr__(self, name: str) -> Any:
+        data = object.__getattribute__(self, "data")
+        if name in data:
+            return data[name]
+        raise AttributeError(name)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.data[name]
+
+    def get(self, dotted: str, default: Any = None) -> Any:
+        value: Any = self.data
+        for part in dotted.split("."):
+            if not isinstance(value, Mapping) or part not in value:
+                return default
+            value = value[part]
+        return value
+
+    @property
+    def option_values(self) -> dict[str, Any]:
+        return {name: option.value for name, option in self.options.items()}
+
+
+# --- Loading ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Loaded:
+    """The outcome of a check: the ruleset (None if there were errors) and every problem."""
+
+    ruleset: Ruleset | None
+    problems: list[Problem]
+
+    @property
+    def ok(self) -> bool:
+        return self.ruleset is not None
+
+
+def load(
+    ref: str | os.PathLike[str],
+    *,
+    settings: Iterable[str] = (),
+    preset: str | None = None,
+    root: str | os.PathLike[str] | None = None,
+    compile: bool = True,
+) -> Ruleset:
+    """Load a ruleset by id or path; raise RulesetError listing every problem found."""
+    loaded = check_ruleset(ref, settings=settings, preset=preset, root=root, compile=compile)
+    if loaded.ruleset is None:
+        raise RulesetError(loaded.problems)
+    return loaded.ruleset
+
+
+def check_ruleset(
+    ref: str | os.PathLike[str],
+    *,
+    settings: Iterable[str] = (),
+    preset: str | None = None,
+    root: str | os.PathLike[str] | None = None,
+    compile: bool = True,
+) -> Loaded:
+    """Like ``load`` but returns the problems (warnings too) instead of raising."""
+    problems = Problems()
+    root_dir = FilePath(root) if root is not None else default_root()
+    ref = str(ref)
+    path = FilePath(ref) if is_path(ref) or os.path.isfile(ref) else resolve(ref, root_dir)
+    if path is None or not path.is_file():
+        location = Location(ref, 1, 1)
+        problems.error(
+            f"no ruleset '{ref}'",
+            location,
+            expected=f"a ruleset id under {_display(root_dir)} or a path to a .yaml file",
+            suggestion=nearest(ref.removesuffix(".yaml"), available_ids(root_dir)),
+        )
+        return Loaded(None, problems.items)
+    root_dir = _root_of(path) or root_dir
+    try:
+        merged, files = _load_chain(path, root_dir, problems)
+        ruleset = _build(merged, path, files, root_dir, settings, preset, problems, compile)
+    except RulesetError as exc:
+        problems.extend(p for p in exc.problems if p not in problems.items)
+        ruleset = None
+    if problems.has_errors:
+        ruleset = None
+    return Loaded(ruleset, sorted_problems(problems.items))
+
+
+def _load_chain(path: FilePath, root: FilePath, problems: Problems) -> tuple[Node, tuple[str, ...]]:
+    """Load a file and everything it extends, and merge them (base first)."""
+    chain: list[Node] = []
+    seen: list[FilePath] = []
+    current = path
+    while True:
+        node = load_file(current, _display(current))
+        seen.append(current.resolve())
+        chain.append(node)
+        if node.kind != "map" or "extends" not in node.value:
+            break
+        target = node.value["extends"]
+        ref = target.value if target.kind == "scalar" else None
+        if not isinstance(ref, str) or not ref:
+            problems.error(
+                "'extends' names one ruleset",
+                target.location,
+                expected="an id like 'region/base' or a path ending in .yaml",
+            )
+            break
+        following = resolve(ref, root, relative_to=current)
+        if following is None:
+            problems.error(
+                f"no ruleset '{ref}' to extend",
+                target.location,
+                expected=f"a ruleset id under {_display(root)} or a .yaml path",
+                suggestion=nearest(ref, available_ids(root)),
+            )
+            break
+        if following.resolve() in seen:
+            cycle = " -> ".join(_display(p) for p in [*seen, following.resolve()])
+            problems.error(
+                f"'extends' makes a cycle: {cycle}",
+                target.location,
+                expected="a chain of rulesets that ends in one without 'extends'",
+            )
+            break
+        if len(chain) >= MAX_EXTENDS_DEPTH:
+            problems.error(
+                f"'extends' chain longer than {MAX_EXTENDS_DEPTH}",
+                target.location,
+                expected="a shorter chain of rulesets",
+            )
+            break
+        current = following
+    problems.raise_if_errors()
+    merged = chain[-1]
+    for child in reversed(chain[:-1]):
+        merged = merge(merged, child, problems, top=True)
+    files = tuple(n.source.name for n in reversed(chain))
+    return merged, files
+
+
+def merge(base: Node, child: Node, problems: Problems, top: bool = False) -> Node:
+    """The child's tree over the base's, by the merge rules in this module's docstring."""
+    if base.kind != "map" or child.kind != "map":
+        return child
+    out = Node("map", dict(base.value), child.source, child.start, child.end)
+    out.keys = dict(base.keys)
+    if top:
+        out.value.pop("extends", None)
+        if "ruleset" in out.value and out.value["ruleset"].kind == "map":
+            inherited = out.value["ruleset"]
+            meta = Node(
+                "map",
+                {k: v for k, v in inherited.value.items() if k not in ("abstract", "id")},
+                inherited.source,
+                inherited.start,
+                inherited.end,
+            )
+            meta.keys = {k: v for k, v in inherited.keys.items() if k in meta.value}
+            out.value["ruleset"] = meta
+    for key, value in child.value.items():
+        if key == "extends" and top:
+            continue
+        old = out.value.get(key)
+        if value.kind == "scalar" and value.value is None:
+            out.value.pop(key, None)
+            out.keys.pop(key, None)
+            continue
+        if old is not None and old.kind == "seq" and _is_list_change(value):
+            out.value[key] = _change_list(old, value, problems)
+        elif old is not None and old.kind == "map" and value.kind == "map":
+            out.value[key] = merge(old, value, problems)
+        else:
+            out.value[key] = value
+        out.keys[key] = child.keys[key]
+    out.size = 1 + sum(v.size for v in out.value.values())
+    return out
+
+
+def _is_list_change(node: Node) -> bool:
+    return node.kind == "map" and bool(node.value) and set(node.value) <= {"add", "remove"}
+
+
+def _change_list(old: Node, change: Node, problems: Problems) -> Node:
+    items = list(old.value)
+    remove = change.value.get("remove")
+    if remove is not None:
+        if remove.kind != "seq":
+            problems.error("'remove' takes a list", remove.location, expected="[item, ...]")
+        else:
+            for gone in remove.value:
+                match = [i for i, item in enumerate(items) if item.plain() == gone.plain()]
+                if not match:
+                    problems.warning(
+                        f"{gone.plain()!r} is not in the inherited list",
+                        gone.location,
+                        expected=", ".join(repr(i.plain()) for i in items),
+                    )
+                for i in reversed(match):
+                    del items[i]
+    add = change.value.get("add")
+    if add is not None:
+        if add.kind != "seq":
+            problems.error("'add' takes a list", add.location, expected="[item, ...]")
+        else:
+            items.extend(add.value)
+    out = Node("seq", items, change.source, change.start, change.end)
+    out.size = 1 + sum(i.size for i in items)
+    return out
+
+
+def _build(
+    merged: Node,
+    path: FilePath,
+    files: tuple[str, ...],
+    root: FilePath,
+    settings: Iterable[str],
+    preset: str | None,
+    problems: Problems,
+    compile: bool,
+) -> Ruleset | None:
+    if merged.kind != "map":
+        problems.error(
+            "a ruleset is a mapping of sections",
+            merged.location,
+            expected="sections such as 'ruleset:', 'tiles:', 'hands:'",
+        )
+        return None
+    ctx = Context(problems)
+    meta = merged.value.get("ruleset")
+    abstract = (
+        meta is not None and meta.kind == "map" and _scalar(meta.value.get("abstract")) is True
+    )
+    ctx.abstract = abstract
+    declared = option_module.declare(merged.value.get("options"), ctx)
+    preset_values = option_module.presets(merged.value.get("presets"), declared, ctx)
+    options = option_module.apply(declared, preset_values, preset, settings, problems)
+    ctx.options = dict(options)
+    body = Node(
+        "map",
+        {k: v for k, v in merged.value.items() if k not in ("options", "presets")},
+        merged.source,
+        merged.start,
+        merged.end,
+    )
+    body.keys = merged.keys
+    data = check(body, ctx)
+    data["options"] = options
+    data["presets"] = preset_values
+    the_id = ruleset_id(path, root)
+    _cross_check(data, ctx, the_id, merged)
+    # Expressions are compiled even after other errors, so that one run reports them all.
+    compiled = _compile(ctx, options, data) if compile else {}
+    if problems.has_errors:
+        return None
+    frozen = _freeze(data, compiled, ())
+    return Ruleset(
+        id=the_id,
+        path=str(path),
+        files=files,
+        options=MappingProxyType(dict(options)),
+        presets=MappingProxyType({k: MappingProxyType(v) for k, v in preset_values.items()}),
+        data=frozen,
+        warnings=tuple(p for p in problems.items if not p.is_error),
+        locations=MappingProxyType({p: n.location for p, n in ctx.locations.items()}),
+        option_refs=MappingProxyType(dict(ctx.option_refs)),
+    )
+
+
+def _scalar(node: Node | None) -> Any:
+    return node.value if node is not None and node.kind == "scalar" else None
+
+
+def _where(ctx: Context, path: tuple[Any, ...], fallback: Node) -> Location:
+    node = ctx.keys.get(path) or ctx.locations.get(path)
+    return (node or fallback).location
+
+
+def _cross_check(data: dict[str, Any], ctx: Context, the_id: str, root: Node) -> None:
+    """Checks that span fields: names that refer to other entries, ids, sources."""
+    problems = ctx.problems
+    meta = data.get("ruleset") or {}
+    if meta.get("id") and meta["id"] != the_id:
+        problems.warning(
+            f"ruleset.id '{meta['id']}' differs from the file's id '{the_id}'",
+            _where(ctx, ("ruleset", "id"), root),
+            expected=the_id,
+        )
+    classes = (data.get("scoring") or {}).get("classes") or ()
+    hands = data.get("hands") or {}
+    for section in ("hands", "modifiers"):
+        for name, entry in (data.get(section) or {}).items():
+            if entry and entry.get("class") and entry["class"] not in classes:
+                problems.error(
+                    f"class '{entry['class']}' is not declared",
+                    _where(ctx, (section, name, "class"), root),
+                    expected="one of scoring.classes: " + ", ".join(classes),
+                    suggestion=nearest(entry["class"], classes),
+                )
+    for name, hand in hands.items():
+        if not hand:
+            continue
+        for i, other in enumerate(hand.get("replaces") or ()):
+            if other is not None and other not in hands:
+                problems.error(
+                    f"'{other}' is not a hand type",
+                    _where(ctx, ("hands", name, "replaces", i), root),
+                    expected="a name under 'hands:'",
+                    suggestion=nearest(other, hands),
+                )
+    if not ctx.abstract:
+        for section in ("hands", "modifiers", "kong_payments"):
+            for name, entry in (data.get(section) or {}).items():
+                if entry and not entry.get("source"):
+                    problems.warning(
+                        f"{section}.{name} has no source",
+                        _where(ctx, (section, name), root),
+                        expected="source: '<seed file> <section>' or 'house rule'",
+                    )
+        for name, entry in ((data.get("opening_hands") or {}).get("hands") or {}).items():
+            if entry and not entry.get("source"):
+                problems.warning(
+                    f"opening_hands.hands.{name} has no source",
+                    _where(ctx, ("opening_hands", "hands", name), root),
+                    expected="source: '<seed file> <section>' or 'house rule'",
+                )
+
+
+def _compile(
+    ctx: Context, options: Mapping[str, Option], data: dict[str, Any]
+) -> dict[tuple[Any, ...], Any]:
+    """Compile every expression field with the expression language's compiler."""
+    from dsl.expressions import ExpressionError, Scope, compile_expression
+
+    scopes: dict[str, Any] = {}
+    compiled: dict[tuple[Any, ...], Any] = {}
+    kinds = {
+        name: (list(o.allowed) if o.type == "choice" else o.type) for name, o in options.items()
+    }
+    classes: dict[str, str] = {}
+    for section in ("hands", "modifiers"):
+        for name, entry in (data.get(section) or {}).items():
+            if entry and entry.get("class"):
+                classes[name] = entry["class"]
+    for source in ctx.expressions:
+        scope = scopes.get(source.scope)
+        if scope is None:
+            try:
+                scope = _scope(Scope, source.scope, kinds, classes)
+            except (ExpressionError, ValueError, KeyError) as exc:
+                ctx.problems.error(
+                    f"no expression scope '{source.scope}': {exc}", source.node.location
+                )
+                scopes[source.scope] = False
+                continue
+            scopes[source.scope] = scope
+        if scope is False:
+            continue
+        try:
+            compiled[source.path] = compile_expression(source.text, scope, expect=source.result)
+        except ExpressionError as exc:
+            ctx.problems.add(_expression_problem(source, exc))
+    return compiled
+
+
+def _scope(
+    scope_type: Any, section: str, options: Mapping[str, Any], hands: Mapping[str, str]
+) -> Any:
+    return scope_type.for_section(section, options=options, hands=hands)
+
+
+def _expression_problem(source: ExprSource, exc: Any) -> Problem:
+    from dsl.problems import ERROR, make
+
+    where = ".".join(str(p) for p in source.path)
+    node = source.node
+    if node.kind == "scalar":
+        location = node.offset_location(max(0, exc.offset), max(1, exc.length))
+        message = f"{where}: {exc.message}"
+    else:  # a default expression: no text of its own in the file
+        location = node.location
+        message = f"{where} (default '{source.text}'): {exc.message}"
+    return make(
+        ERROR, message, location, expected=exc.expected or "", suggestion=exc.suggestion or ""
+    )
+
+
+def _freeze(value: Any, compiled: Mapping[tuple[Any, ...], Any], path: tuple[Any, ...]) -> Any:
+    if isinstance(value, ExprSource):
+        return compiled.get(value.path, value)
+    if isinstance(value, Option):
+        return value
+    if isinstance(value, Mapping):
+        return Frozen({k: _freeze(v, compiled, (*path, k)) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v, compiled, (*path, i)) for i, v in enumerate(value))
+    return value

@@ -1,0 +1,231 @@
+"""The situation an expression is evaluated in: a win being scored, or one payment of it.
+
+A :class:`Situation` holds the winner's hand (concealed tiles as per-suit keys, including
+the winning tile, plus the declared melds), how the hand was won, the seats involved,
+the option values of the game, and — once the hand types are known — which were found
+and the bird hits.  Facts derived from the hand (every tile, the decompositions, the
+four-of-a-kinds) are computed on first use and kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import ModuleType
+from typing import TYPE_CHECKING, NamedTuple
+
+from interpreter.tiles import RANKS, STANDARD, Tile, TileError, TileSet
+
+if TYPE_CHECKING:  # the hand tables load only when a hand is looked at
+    from interpreter.shapes import Keys
+
+MELD_KINDS = ("chow", "pung", "kong")
+
+
+class HandMeld(NamedTuple):
+    """A meld of a winning hand: ``kind`` chow/pung/kong, ``tile`` its lowest tile.
+
+    ``concealed`` is true for melds formed in the hand and for declared concealed kongs
+    (暗杠), false for melds made from another player's discard (明).
+    """
+
+    kind: str
+    tile: Tile
+    concealed: bool
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        if self.kind == "chow":
+            return (self.tile, self.tile + 1, self.tile + 2)
+        return (self.tile,) * (4 if self.kind == "kong" else 3)
+
+
+class Split(NamedTuple):
+    """One way to read a complete hand: its pair and all four melds (declared ones included)."""
+
+    pair: Tile
+    melds: tuple[HandMeld, ...]
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A win being scored (or a claim, a kong payment...).  Seats are 0..players-1 in turn order.
+
+    Fields a section does not use keep their defaults.  ``hands`` maps each hand type
+    found to its value, ``hand_classes`` each hand type to its class (when the scope was
+    not told), ``value`` is the combined value of the hands found, ``tile`` the tile under
+    consideration (a bird tile, a claimed discard), ``kong_seat`` and ``provider`` the
+    player making a kong and the one whose discard it took.
+    """
+
+    keys: Keys
+    melds: tuple[HandMeld, ...] = ()
+    win_tile: Tile | None = None
+    self_draw: bool = False
+    kong_draw: bool = False
+    kong_discard: bool = False
+    robbing_kong: bool = False
+    last_tile: bool = False
+    first_turn: bool = False
+    opening: bool = False
+    winner: int = 0
+    discarder: int | None = None
+    dealer: int = 0
+    payer: int | None = None
+    payee: int | None = None
+    claimer: int | None = None
+    kong_seat: int | None = None
+    provider: int | None = None
+    players: int = 4
+    players_in_game: frozenset[int] | None = None
+    winners: frozenset[int] | None = None
+    options: Mapping[str, int | bool | str] = field(default_factory=dict)
+    hands: Mapping[str, int] = field(default_factory=dict)
+    hand_classes: Mapping[str, str] = field(default_factory=dict)
+    value: int = 0
+    bird_hits: Mapping[int, int] = field(default_factory=dict)
+    tile: Tile | None = None
+    tileset: TileSet = STANDARD
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.players <= 8:
+            raise ValueError(f"players must be 1 to 8, not {self.players}")
+        for role in (
+            "winner",
+            "discarder",
+            "dealer",
+            "payer",
+            "payee",
+            "claimer",
+            "kong_seat",
+            "provider",
+        ):
+            seat = getattr(self, role)
+            if seat is not None and not 0 <= seat < self.players:
+                raise ValueError(f"{role} {seat} is not a seat 0..{self.players - 1}")
+        if self.players_in_game is None:
+            object.__setattr__(self, "players_in_game", frozenset(range(self.players)))
+        if self.winners is None:
+            object.__setattr__(self, "winners", frozenset({self.winner}))
+
+    @classmethod
+    def from_notation(
+        cls,
+        concealed: str,
+        *,
+        melds: Sequence[str] = (),
+        win_tile: str | None = None,
+        tileset: TileSet = STANDARD,
+        **fields,
+    ) -> Situation:
+        """A situation from tile notation.
+
+        ``concealed`` holds the concealed tiles *including* the winning tile; each meld is
+        ``"chow 123m"``, ``"pung 999s"``, ``"kong 5555p"`` or ``"concealed kong 5555p"``.
+        Other keyword arguments are fields of the situation (``self_draw=True``, ...).
+        """
+        tiles = tileset.parse(concealed, check_copies=False) if concealed.strip() else []
+        declared = tuple(_read_meld(text, tileset) for text in melds)
+        everything = tiles + [t for meld in declared for t in meld.tiles]
+        tileset.parse(tileset.format(everything))  # too many copies of a tile is an error
+        win = None
+        if win_tile is not None:
+            found = tileset.parse(win_tile)
+            if len(found) != 1:
+                raise TileError(win_tile, 0, "the winning tile must be one tile")
+            win = found[0]
+            if win not in tiles:
+                raise TileError(win_tile, 0, "the winning tile is not among the concealed tiles")
+        return cls(
+            hand_core().keys_of(tileset.counts(tiles)), declared, win, tileset=tileset, **fields
+        )
+
+    # Facts about the hand, computed on first use.
+
+    @cached_property
+    def concealed_tiles(self) -> tuple[Tile, ...]:
+        return tuple(self.tileset.tiles_of(hand_core().counts_of(self.keys)))
+
+    @cached_property
+    def all_tiles(self) -> tuple[Tile, ...]:
+        """Concealed tiles and the tiles of every declared meld (a kong gives four)."""
+        return tuple(sorted(self.concealed_tiles + tuple(t for m in self.melds for t in m.tiles)))
+
+    @cached_property
+    def distinct_tiles(self) -> tuple[Tile, ...]:
+        return tuple(sorted(set(self.all_tiles)))
+
+    @cached_property
+    def held(self) -> Mapping[Tile, int]:
+        """How many copies of each tile the hand holds, melds included."""
+        counts: dict[Tile, int] = {}
+        for tile in self.all_tiles:
+            counts[tile] = counts.get(tile, 0) + 1
+        return counts
+
+    @cached_property
+    def suits(self) -> frozenset[int]:
+        return frozenset(tile // RANKS for tile in self.all_tiles)
+
+    @cached_property
+    def kongs(self) -> tuple[HandMeld, ...]:
+        return tuple(m for m in self.melds if m.kind == "kong")
+
+    @cached_property
+    def roots(self) -> tuple[Tile, ...]:
+        """Tiles held four times (根), declared as a kong or not."""
+        return tuple(t for t in self.distinct_tiles if self.held[t] == 4)
+
+    @cached_property
+    def undeclared_roots(self) -> tuple[Tile, ...]:
+        """Tiles held four times that are not a declared kong."""
+        declared = {m.tile for m in self.kongs}
+        return tuple(t for t in self.roots if t not in declared)
+
+    @cached_property
+    def splits(self) -> tuple[Split, ...]:
+        """Every way to read the hand as a pair and melds, declared melds included."""
+        return tuple(
+            Split(d.pair, tuple(HandMeld(m.kind, m.tile, True) for m in d.melds) + self.melds)
+            for d in hand_core().decompositions(self.keys)
+        )
+
+    def without_win_tile(self) -> Keys:
+        """The concealed keys before the winning tile joined them."""
+        if self.win_tile is None:
+            return self.keys
+        return hand_core().add_tile(self.keys, self.win_tile, -1)
+
+
+def _read_meld(text: str, tileset: TileSet) -> HandMeld:
+    words = text.split()
+    concealed = bool(words) and words[0] == "concealed"
+    if concealed:
+        words = words[1:]
+    if len(words) != 2 or words[0] not in MELD_KINDS:
+        raise TileError(
+            text,
+            0,
+            "a meld is written like 'pung 999s'",
+            "chow, pung, kong or concealed kong, then its tiles",
+        )
+    kind = words[0]
+    tiles = sorted(tileset.parse(words[1], check_copies=False))
+    first = tiles[0]
+    if kind == "chow":
+        ok = tiles == [first, first + 1, first + 2] and first % RANKS <= RANKS - 3
+    else:
+        ok = tiles == [first] * (4 if kind == "kong" else 3)
+    if not ok:
+        raise TileError(text, 0, f"{words[1]} is not a {kind}")
+    if concealed and kind != "kong":
+        raise TileError(text, 0, "only a kong is declared concealed")
+    return HandMeld(kind, first, concealed)
+
+
+def hand_core() -> ModuleType:
+    """The hand core, imported when first needed so that checking a ruleset stays quick."""
+    from interpreter import shapes
+
+    return shapes

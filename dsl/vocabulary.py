@@ -1,0 +1,654 @@
+"""Every name, attribute and function an expression may use, with its type and a one-line doc.
+
+The vocabulary is generic mahjong mechanics: tiles, melds, seats, how a hand was won.
+Rules (which hands exist, what they are worth) live in rulesets, which name their hand
+types and options; a :class:`Scope` adds those to the names a ruleset section may use.
+
+Sections expose different groups of names (see ``SECTIONS``): hand types are defined in
+``hands``, paid in ``payment``, birds are placed in ``birds``, and ``game`` sees only
+seats and options.  Tables here are the only way an expression reaches a value: the
+compiler looks every name and attribute up here, never on Python objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from dsl.errors import EvaluationError
+from dsl.situation import Situation, hand_core
+from dsl.types import (
+    BOOL,
+    HAND,
+    INT,
+    KIND,
+    MELD,
+    SEAT,
+    SUIT,
+    TILE,
+    Type,
+    collection,
+    enum,
+    parse_type,
+)
+from interpreter.tiles import RANKS, STANDARD, TileSet
+
+ELEMENT = Type("X")
+"""Stands for the element type of a function's collection argument."""
+
+
+@dataclass(frozen=True)
+class NameEntry:
+    """A name: its type, a one-line doc, and how its value is read from the situation."""
+
+    name: str
+    type: Type
+    doc: str
+    read: Callable[[Situation], Any] = field(repr=False, compare=False)
+    example: str = ""
+
+
+@dataclass(frozen=True)
+class AttributeEntry:
+    """``value.name`` for values of type ``owner``; inside a condition on such a value the
+    attribute is also a bare name (``rank`` for ``it.rank``)."""
+
+    owner: Type
+    name: str
+    type: Type
+    doc: str
+    read: Callable[[Any, Situation], Any] = field(repr=False, compare=False)
+
+
+REQUIRED = object()
+
+
+@dataclass(frozen=True)
+class Param:
+    """A parameter.  With ``each``, the argument is evaluated once per element of
+    ``subject`` (or of the first argument when ``subject`` is None), with that element as
+    the implicit subject ``it``; the function then receives a one-argument callable."""
+
+    name: str
+    type: Type
+    doc: str = ""
+    default: Any = REQUIRED
+    each: bool = False
+    subject: Type | None = None
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    params: tuple[Param, ...]
+    returns: Type
+    doc: str
+    run: Callable[..., Any] = field(repr=False, compare=False)
+    example: str = ""
+
+    @property
+    def signature(self) -> str:
+        """``count(collection of X, each: bool = true) -> int``, for people."""
+        parts = []
+        for p in self.params:
+            text = f"{p.name}: {'each ' if p.each else ''}{p.type}"
+            if p.default is not REQUIRED:
+                text += f" = {_show_default(p.default)}"
+            parts.append(text)
+        return f"{self.name}({', '.join(parts)}) -> {self.returns}"
+
+
+def _show_default(value: Any) -> str:
+    if value is True or value is False:
+        return str(value).lower()
+    return "it" if value is IDENTITY else str(value)
+
+
+IDENTITY = object()
+"""Default of a per-element parameter meaning the element itself (``sum(1..3)``)."""
+
+
+# Values: seats and tiles are ints, suits ints (0 for the first suit), kinds and hand
+# types strings, collections tuples (when elements may repeat) or frozensets.
+
+
+def _seat(role: str, what: str) -> Callable[[Situation], int]:
+    def read(s: Situation) -> int:
+        value = getattr(s, role)
+        if value is None:
+            raise EvaluationError(f"{role} has no value here: {what}", 0, 0)
+        return value
+
+    return read
+
+
+def _option(name: str) -> Callable[[Situation], Any]:
+    def read(s: Situation) -> Any:
+        try:
+            return s.options[name]
+        except KeyError:
+            raise EvaluationError(f"option {name!r} has no value in this game", 0, 0) from None
+
+    return read
+
+
+def _tile(s: Situation) -> int:
+    if s.tile is None:
+        raise EvaluationError("tile has no value here: no tile is being considered", 0, 0)
+    return s.tile
+
+
+def _win_tile(s: Situation) -> int:
+    if s.win_tile is None:
+        raise EvaluationError("win_tile has no value here: the winning tile is not known", 0, 0)
+    return s.win_tile
+
+
+def _flag(name: str) -> Callable[[Situation], bool]:
+    return lambda s: getattr(s, name)
+
+
+# Groups of names, by what they describe.
+
+CONSTANTS = (
+    NameEntry("chow", KIND, "the kind of a run of three (吃, 顺子)", lambda s: "chow"),
+    NameEntry("pung", KIND, "the kind of three of a kind (碰, 刻子)", lambda s: "pung"),
+    NameEntry("kong", KIND, "the kind of four of a kind (杠)", lambda s: "kong"),
+)
+
+GAME = (
+    NameEntry("players", INT, "number of players in the game", lambda s: s.players),
+    NameEntry("dealer", SEAT, "the dealer's seat (庄家)", lambda s: s.dealer),
+)
+
+WIN_SEATS = (
+    NameEntry("winner", SEAT, "the seat of the player who won", lambda s: s.winner),
+    NameEntry(
+        "discarder",
+        SEAT,
+        "the seat whose discard (or robbed kong) was won on (点炮)",
+        _seat("discarder", "the win was self-drawn"),
+    ),
+    NameEntry(
+        "winners",
+        collection(SEAT),
+        "every seat that won on this tile (一炮多响)",
+        lambda s: s.winners,
+    ),
+    NameEntry(
+        "players_in_game",
+        collection(SEAT),
+        "seats still playing (all, unless winners leave the hand)",
+        lambda s: s.players_in_game,
+    ),
+    NameEntry(
+        "others",
+        collection(SEAT),
+        "seats still playing other than the winner",
+        lambda s: s.players_in_game - {s.winner},
+    ),
+)
+
+IN_GAME = (
+    NameEntry(
+        "players_in_game", collection(SEAT), "seats still playing", lambda s: s.players_in_game
+    ),
+)
+
+HOW_WON = (
+    NameEntry("self_draw", BOOL, "won on the player's own draw (自摸)", _flag("self_draw")),
+    NameEntry(
+        "kong_draw", BOOL, "won on the replacement draw after a kong (杠上)", _flag("kong_draw")
+    ),
+    NameEntry(
+        "kong_discard", BOOL, "won on a discard made right after a kong", _flag("kong_discard")
+    ),
+    NameEntry(
+        "robbing_kong",
+        BOOL,
+        "won on a tile added to a pung to make a kong (抢杠)",
+        _flag("robbing_kong"),
+    ),
+    NameEntry("last_tile", BOOL, "won on the last tile of the wall (海底)", _flag("last_tile")),
+    NameEntry(
+        "first_turn", BOOL, "won in the first go-around, before any claim", _flag("first_turn")
+    ),
+    NameEntry("opening", BOOL, "the hand is judged as dealt, before play (起手)", _flag("opening")),
+    NameEntry("win_tile", TILE, "the tile that completed the hand", _win_tile),
+)
+
+HAND_SHAPE = (
+    NameEntry(
+        "tiles",
+        collection(TILE),
+        "every tile of the hand, melds included (a kong gives 4)",
+        lambda s: s.all_tiles,
+    ),
+    NameEntry(
+        "concealed",
+        collection(TILE),
+        "the concealed tiles, with the winning tile",
+        lambda s: s.concealed_tiles,
+    ),
+    NameEntry(
+        "distinct_tiles",
+        collection(TILE),
+        "each different tile of the hand once",
+        lambda s: s.distinct_tiles,
+    ),
+    NameEntry(
+        "melds",
+        collection(MELD),
+        "the declared melds: claimed ones and declared kongs",
+        lambda s: s.melds,
+    ),
+    NameEntry("kongs", collection(MELD), "the declared kongs, concealed or not", lambda s: s.kongs),
+    NameEntry("suits", collection(SUIT), "the suits present in the hand", lambda s: s.suits),
+    NameEntry(
+        "roots",
+        collection(TILE),
+        "tiles held four times, declared as kong or not (根)",
+        lambda s: s.roots,
+    ),
+    NameEntry(
+        "undeclared_roots",
+        collection(TILE),
+        "tiles held four times and not declared",
+        lambda s: s.undeclared_roots,
+    ),
+)
+
+WAITS = (
+    NameEntry(
+        "waits",
+        collection(TILE),
+        "the tiles the hand waited on before the winning tile (听)",
+        lambda s: tuple(hand_core().waits(s.without_win_tile(), "quads", s.tileset.copies)),
+    ),
+)
+
+PAYER = (
+    NameEntry(
+        "payer",
+        SEAT,
+        "the seat paying in the payment being worked out",
+        _seat("payer", "no payment is being worked out"),
+    ),
+)
+
+FOUND = (
+    NameEntry(
+        "hands", collection(HAND), "the hand types found in this win", lambda s: frozenset(s.hands)
+    ),
+    NameEntry(
+        "value",
+        INT,
+        "the combined value of the hand types found (after modifiers)",
+        lambda s: s.value,
+    ),
+)
+
+BIRD = (NameEntry("tile", TILE, "the bird tile being counted (扎鸟)", _tile),)
+
+CLAIM = (
+    NameEntry("claimer", SEAT, "the seat making the claim", _seat("claimer", "no claim")),
+    NameEntry(
+        "discarder", SEAT, "the seat whose discard is claimed", _seat("discarder", "no discard")
+    ),
+    NameEntry("tile", TILE, "the discarded tile being claimed", _tile),
+)
+
+KONG = (
+    NameEntry("kong_seat", SEAT, "the seat that made the kong", _seat("kong_seat", "no kong")),
+    NameEntry(
+        "provider",
+        SEAT,
+        "the seat whose discard the kong took (引杠者)",
+        _seat("provider", "the kong took no discard"),
+    ),
+)
+
+SETTLEMENT = (NameEntry("payee", SEAT, "the seat being paid", _seat("payee", "no payment")),)
+
+
+ATTRIBUTES = (
+    AttributeEntry(TILE, "rank", INT, "the rank, 1 to 9", lambda t, s: t % RANKS + 1),
+    AttributeEntry(TILE, "suit", SUIT, "the suit", lambda t, s: t // RANKS),
+    AttributeEntry(MELD, "kind", KIND, "chow, pung or kong", lambda m, s: m.kind),
+    AttributeEntry(MELD, "tile", TILE, "the lowest tile of the meld", lambda m, s: m.tile),
+    AttributeEntry(
+        MELD, "rank", INT, "the rank of its lowest tile", lambda m, s: m.tile % RANKS + 1
+    ),
+    AttributeEntry(MELD, "suit", SUIT, "the suit of the meld", lambda m, s: m.tile // RANKS),
+    AttributeEntry(
+        MELD,
+        "concealed",
+        BOOL,
+        "formed in the hand or a concealed kong (暗)",
+        lambda m, s: m.concealed,
+    ),
+    AttributeEntry(
+        HAND,
+        "value",
+        INT,
+        "the value the hand type was given (0 if not found)",
+        lambda h, s: s.hands.get(h, 0),
+    ),
+)
+
+
+# Functions.  ``run`` receives the situation, then the arguments in parameter order;
+# an ``each`` argument arrives as a callable of one element.
+
+
+def _all(s: Situation, items: Iterable, test: Callable) -> bool:
+    return all(test(x) for x in items)
+
+
+def _any(s: Situation, items: Iterable, test: Callable) -> bool:
+    return any(test(x) for x in items)
+
+
+def _count(s: Situation, items: Iterable, test: Callable) -> int:
+    return sum(1 for x in items if test(x))
+
+
+def _sum(s: Situation, items: Iterable, value: Callable) -> int:
+    return sum(value(x) for x in items)
+
+
+def _min(s: Situation, items: Iterable, value: Callable) -> int:
+    return min((value(x) for x in items), default=0)
+
+
+def _max(s: Situation, items: Iterable, value: Callable) -> int:
+    return max((value(x) for x in items), default=0)
+
+
+def _standard(s: Situation, pair: Callable, melds: Callable) -> bool:
+    return any(pair(split.pair) and all(melds(m) for m in split.melds) for split in s.splits)
+
+
+def _seven_pairs(s: Situation, quads: bool) -> bool:
+    form = "quads" if quads else "distinct"
+    return not s.melds and hand_core().seven_pairs(s.keys, form) is not None
+
+
+def _held(s: Situation, tile: int) -> int:
+    return s.held.get(tile, 0)
+
+
+def _hits(s: Situation, seat: int) -> int:
+    return s.bird_hits.get(seat, 0)
+
+
+_ITEMS = Param("collection", collection(ELEMENT), "the collection")
+_TRUE = dict(default=True, each=True)
+
+GENERIC_FUNCTIONS = (
+    Function(
+        "all",
+        (_ITEMS, Param("test", BOOL, "the condition on each element", each=True)),
+        BOOL,
+        "whether every element passes the test (true when empty)",
+        _all,
+        "all(tiles, rank in {2, 5, 8})",
+    ),
+    Function(
+        "any",
+        (_ITEMS, Param("test", BOOL, "the condition on each element", each=True)),
+        BOOL,
+        "whether some element passes the test",
+        _any,
+        "any(melds, kind == kong)",
+    ),
+    Function(
+        "count",
+        (_ITEMS, Param("test", BOOL, "the condition on each element", **_TRUE)),
+        INT,
+        "how many elements pass the test (all of them without one)",
+        _count,
+        "count(tiles, rank == 5)",
+    ),
+    Function(
+        "sum",
+        (_ITEMS, Param("value", INT, "the number for each element", default=IDENTITY, each=True)),
+        INT,
+        "the sum over the elements",
+        _sum,
+        "sum(hands, value)",
+    ),
+    Function(
+        "min",
+        (_ITEMS, Param("value", INT, "the number for each element", default=IDENTITY, each=True)),
+        INT,
+        "the least value over the elements (0 when empty)",
+        _min,
+        "min(tiles, rank)",
+    ),
+    Function(
+        "max",
+        (_ITEMS, Param("value", INT, "the number for each element", default=IDENTITY, each=True)),
+        INT,
+        "the greatest value over the elements (0 when empty)",
+        _max,
+        "max(hands, value)",
+    ),
+)
+
+HAND_FUNCTIONS = (
+    Function(
+        "standard",
+        (
+            Param("pair", BOOL, "the condition on the pair's tile", subject=TILE, **_TRUE),
+            Param(
+                "melds",
+                BOOL,
+                "the condition on every meld, declared ones included",
+                subject=MELD,
+                **_TRUE,
+            ),
+        ),
+        BOOL,
+        "whether the hand splits into melds and a pair, in some way passing both conditions",
+        _standard,
+        "standard(pair: rank in {2, 5, 8})",
+    ),
+    Function(
+        "seven_pairs",
+        (Param("quads", BOOL, "whether four of a kind may count as two pairs", default=True),),
+        BOOL,
+        "whether the concealed hand is seven pairs (no melds)",
+        _seven_pairs,
+        "seven_pairs(quads: false)",
+    ),
+    Function(
+        "held",
+        (Param("tile", TILE, "a tile"),),
+        INT,
+        "how many copies of the tile the hand holds, melds included",
+        _held,
+        "held(5m) == 4",
+    ),
+)
+
+SCORING_FUNCTIONS = (
+    Function(
+        "hits",
+        (Param("seat", SEAT, "a seat"),),
+        INT,
+        "how many birds hit the seat (中鸟)",
+        _hits,
+        "2 ** hits(payer)",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Section:
+    """What one part of a ruleset may use."""
+
+    names: tuple[NameEntry, ...]
+    functions: tuple[Function, ...]
+    hand_types: bool = False
+    doc: str = ""
+
+
+_WIN = CONSTANTS + GAME + WIN_SEATS + HOW_WON + HAND_SHAPE + WAITS
+_ON_HAND = GENERIC_FUNCTIONS + HAND_FUNCTIONS
+
+SECTIONS: Mapping[str, Section] = {
+    "game": Section(
+        CONSTANTS + GAME,
+        GENERIC_FUNCTIONS,
+        doc="the players and the deal: options and the dealer only",
+    ),
+    "claims": Section(
+        CONSTANTS + GAME + IN_GAME + CLAIM,
+        GENERIC_FUNCTIONS,
+        doc="whether a claim on a discard is allowed",
+    ),
+    "dealer": Section(
+        CONSTANTS + GAME + WIN_SEATS, GENERIC_FUNCTIONS, doc="who deals the next hand"
+    ),
+    "opening_hands": Section(
+        CONSTANTS + GAME + WIN_SEATS + HAND_SHAPE + PAYER,
+        _ON_HAND + SCORING_FUNCTIONS,
+        doc="opening hands (起手胡): the dealt tiles, and their payment",
+    ),
+    "hands": Section(_WIN, _ON_HAND, doc="what each hand type is (`when`) and worth (`value`)"),
+    "scoring": Section(
+        _WIN + FOUND,
+        _ON_HAND,
+        hand_types=True,
+        doc="how the values of the hand types found become points",
+    ),
+    "payment": Section(
+        _WIN + PAYER + FOUND,
+        _ON_HAND + SCORING_FUNCTIONS,
+        hand_types=True,
+        doc="who pays whom and how much, once the hand types are found",
+    ),
+    "birds": Section(
+        CONSTANTS + GAME + WIN_SEATS + HOW_WON + PAYER + FOUND + BIRD,
+        GENERIC_FUNCTIONS + SCORING_FUNCTIONS,
+        hand_types=True,
+        doc="how many birds, which seat a bird tile hits, what a hit does",
+    ),
+    "kong_payments": Section(
+        CONSTANTS + GAME + IN_GAME + KONG,
+        GENERIC_FUNCTIONS,
+        doc="who pays how much at once for a kong (刮风下雨)",
+    ),
+    "settlement": Section(
+        CONSTANTS + GAME + IN_GAME + PAYER + SETTLEMENT,
+        GENERIC_FUNCTIONS,
+        doc="end-of-hand checks when the wall runs out (查叫, 花猪)",
+    ),
+}
+
+OptionSpec = Any
+"""An option's type: ``"int"``, ``"bool"``, a :class:`Type`, its allowed names, or any
+object with ``type`` ("int", "bool" or "choice") and ``allowed`` (the names of a choice)."""
+
+
+def option_type(name: str, spec: OptionSpec) -> Type:
+    if isinstance(spec, Type):
+        return spec
+    declared = getattr(spec, "type", None)
+    if isinstance(declared, str):
+        spec = tuple(getattr(spec, "allowed", ())) if declared == "choice" else declared
+    if isinstance(spec, str):
+        found = parse_type(spec)
+        if found not in (INT, BOOL):
+            raise ValueError(f"option {name!r}: an option is int, bool or a list of names")
+        return found
+    values = tuple(spec)
+    if not values or not all(isinstance(v, str) for v in values):
+        raise ValueError(f"option {name!r}: named values must be a non-empty list of text")
+    return enum(name, values)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The names, functions, options and hand types one ruleset section may use.
+
+    ``subjects`` is the stack of implicit subjects while the compiler checks a condition
+    inside ``all(...)``, ``standard(pair: ...)``...; it is empty for a section's scope.
+    """
+
+    section: str
+    names: Mapping[str, NameEntry]
+    functions: Mapping[str, Function]
+    options: Mapping[str, Type]
+    tileset: TileSet = STANDARD
+    subjects: tuple[Type, ...] = ()
+
+    @classmethod
+    def for_section(
+        cls,
+        section: str,
+        *,
+        options: Mapping[str, OptionSpec] | None = None,
+        hands: Mapping[str, str] | Iterable[str] = (),
+        classes: Iterable[str] = (),
+        tileset: TileSet = STANDARD,
+    ) -> Scope:
+        """The scope of ``section`` (one of ``SECTIONS``).
+
+        ``options`` maps each declared option to its type (see ``option_type``).
+        ``hands`` names the hand types the ruleset defines, best as a mapping to their
+        class (``{"xiaohu": "small"}``); ``classes`` names more classes.  In sections that
+        see hand types, each hand name is a value of type hand and each class name the
+        collection of found hand types of that class (the class of a hand type comes from
+        ``hands`` when it is a mapping, else from the situation's ``hand_classes``).
+        A hand or class name that is already a vocabulary name is a ``ValueError``.
+        """
+        if section not in SECTIONS:
+            raise ValueError(f"unknown section {section!r}; sections are {', '.join(SECTIONS)}")
+        chosen = SECTIONS[section]
+        names = {entry.name: entry for entry in chosen.names}
+        if chosen.hand_types:
+            for entry in _hand_type_names(hands, classes):
+                if entry.name in names or entry.name in ("it", "option"):
+                    raise ValueError(f"hand type or class {entry.name!r} is a vocabulary name")
+                names[entry.name] = entry
+        declared = {name: option_type(name, spec) for name, spec in (options or {}).items()}
+        functions = {f.name: f for f in chosen.functions}
+        return cls(section, names, functions, declared, tileset)
+
+    def attributes(self, owner: Type) -> Mapping[str, AttributeEntry]:
+        return ATTRIBUTES_OF.get(owner, {})
+
+
+ATTRIBUTES_OF: Mapping[Type, Mapping[str, AttributeEntry]] = {
+    owner: {a.name: a for a in ATTRIBUTES if a.owner == owner}
+    for owner in {a.owner for a in ATTRIBUTES}
+}
+
+
+def _hand_type_names(
+    hands: Mapping[str, str] | Iterable[str], classes: Iterable[str]
+) -> list[NameEntry]:
+    class_of = dict(hands) if isinstance(hands, Mapping) else dict.fromkeys(hands, "")
+    kinds = sorted({*classes, *class_of.values()} - {""})
+    both = set(class_of) & set(kinds)
+    if both:
+        raise ValueError(f"names used both as hand type and class: {', '.join(sorted(both))}")
+    entries = [
+        NameEntry(name, HAND, f"the hand type {name}", lambda s, n=name: n) for name in class_of
+    ]
+    for kind in kinds:
+
+        def found(s: Situation, kind: str = kind) -> frozenset[str]:
+            return frozenset(
+                h for h in s.hands if (class_of.get(h) or s.hand_classes.get(h)) == kind
+            )
+
+        entries.append(
+            NameEntry(
+                kind, collection(HAND), f"the hand types of class {kind} found in this win", found
+            )
+        )
+    return entries
