@@ -126,7 +126,7 @@ class Situation:
         Other keyword arguments are fields of the situation (``self_draw=True``, ...).
         """
         tiles = tileset.parse(concealed, check_copies=False) if concealed.strip() else []
-        declared = tuple(_read_meld(text, tileset) for text in melds)
+        declared = tuple(read_meld(text, tileset) for text in melds)
         everything = tiles + [t for meld in declared for t in meld.tiles]
         tileset.parse(tileset.format(everything))  # too many copies of a tile is an error
         win = None
@@ -198,7 +198,7 @@ class Situation:
         return hand_core().add_tile(self.keys, self.win_tile, -1)
 
 
-def _read_meld(text: str, tileset: TileSet) -> HandMeld:
+def read_meld(text: str, tileset: TileSet) -> HandMeld:
     words = text.split()
     concealed = bool(words) and words[0] == "concealed"
     if concealed:

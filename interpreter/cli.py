@@ -82,6 +82,58 @@ def hand(tiles: str, melds: int, visible: str, seven_pairs: str, as_json: bool) 
         click.echo(report.to_text())
 
 
+@cli.command()
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.option(
+    "--ruleset", "ruleset_ref", default=None, help="Ruleset id or path (overrides the file's)."
+)
+@click.option(
+    "--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set an option (repeatable)."
+)
+@click.option("--preset", default=None, help="Use a preset declared by the ruleset.")
+@click.option("--json", "as_json", is_flag=True, help="Print the settlement as JSON.")
+def settle(
+    scenario: str,
+    ruleset_ref: str | None,
+    settings: tuple[str, ...],
+    preset: str | None,
+    as_json: bool,
+) -> None:
+    """Settle a finished hand: hand types, values, birds, caps and every payment.
+
+    SCENARIO is a YAML file (docs/SCENARIO.md): the ruleset, the dealer, each win with its
+    tiles, melds, winning tile and discarder, the birds and the kongs declared.
+
+    \b
+    Example:
+      mjrules settle docs/scenarios/qq2014-birds.yaml --set birds=4
+    """
+    from dsl.expressions import EvaluationError
+    from dsl.problems import RulesetError
+    from dsl.ruleset import load
+    from interpreter.scenario import read_scenario
+    from interpreter.settle import SettlementError
+    from interpreter.settle import settle as settle_hand
+
+    try:
+        read = read_scenario(scenario)
+        ref = ruleset_ref or read.ruleset
+        if ref is None:
+            fail(f"{scenario}: no ruleset: give ruleset: in the file or --ruleset")
+        rules = load(ref, settings=[*read.settings(), *settings], preset=preset)
+        result = settle_hand(rules, read)
+    except RulesetError as error:
+        fail(error.format())
+    except (SettlementError, EvaluationError) as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"cannot read {scenario}: {error.strerror}")
+    if as_json:
+        echo_json({"ruleset": rules.id, **result.to_json()})
+        return
+    click.echo(result.to_text(rules.id, rules.option_values))
+
+
 def _register_ruleset_commands() -> None:
     from dsl.commands import COMMANDS
 

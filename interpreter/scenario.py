@@ -1,0 +1,349 @@
+"""Scenario files: a finished hand to settle without playing it (docs/SCENARIO.md).
+
+A scenario names the ruleset, the dealer, each win (seat, concealed tiles, melds, the
+winning tile, who discarded it, how it was won), the bird tiles and the kongs declared.
+Reading one checks everything that can be checked without the rules — notation, seats,
+tile counts, copies across the table — and reports each problem at its place in the file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from dsl.problems import Location, Problems, RulesetError, nearest
+from dsl.situation import HandMeld, read_meld
+from dsl.yaml_source import Node, load_file, load_text
+from interpreter.tiles import STANDARD, Tile, TileError, TileSet
+
+FORMAT_VERSION = 1
+CONTEXTS = ("kong_draw", "kong_discard", "robbing_kong", "last_tile", "first_turn", "opening")
+KONG_KINDS = ("direct", "added", "concealed")
+KEYS = (
+    "version", "ruleset", "options", "players", "dealer", "wins", "birds", "bird_dice", "kongs",
+    "in_game", "source", "quote", "note", "expect", "document_arithmetic_wrong",
+)  # fmt: skip
+WIN_KEYS = ("seat", "hand", "melds", "win_tile", "win_tiles", "from", "context", "note")
+
+
+class ScenarioError(RulesetError):
+    """A scenario that cannot be settled; every problem carries its place in the file."""
+
+
+@dataclass(frozen=True)
+class Win:
+    seat: int
+    concealed: tuple[Tile, ...]
+    """Concealed tiles without the winning tile(s)."""
+    melds: tuple[HandMeld, ...]
+    win_tiles: tuple[Tile, ...]
+    discarder: int | None
+    context: frozenset[str]
+    location: Location
+
+    @property
+    def self_draw(self) -> bool:
+        return self.discarder is None
+
+
+@dataclass(frozen=True)
+class Kong:
+    seat: int
+    kind: str
+    provider: int | None
+
+
+@dataclass(frozen=True)
+class Scenario:
+    path: str
+    ruleset: str | None
+    options: dict[str, Any]
+    players: int
+    dealer: int
+    wins: tuple[Win, ...]
+    birds: tuple[Tile, ...]
+    bird_dice: tuple[int, ...]
+    kongs: tuple[Kong, ...]
+    in_game: frozenset[int]
+    """Seats still playing when the wins happen (all, unless some already won and left)."""
+    raw: dict[str, Any]
+    """The plain data of the file, test-only keys included."""
+
+    def settings(self) -> list[str]:
+        """The scenario's options as ``name=value`` settings for loading the ruleset."""
+        return [
+            f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in self.options.items()
+        ]
+
+
+def read_scenario(path: str | os.PathLike[str], tileset: TileSet = STANDARD) -> Scenario:
+    """Read and check a scenario file; raise ScenarioError listing every problem."""
+    return _Reader(load_file(path), str(path), tileset).scenario()
+
+
+def read_scenario_text(
+    text: str, name: str = "<scenario>", tileset: TileSet = STANDARD
+) -> Scenario:
+    return _Reader(load_text(text, name), name, tileset).scenario()
+
+
+class _Reader:
+    def __init__(self, root: Node, path: str, tileset: TileSet) -> None:
+        self.root = root
+        self.path = path
+        self.tileset = tileset
+        self.problems = Problems()
+
+    def error(self, message: str, node: Node, **hints: str) -> None:
+        self.problems.error(message, node.location, **hints)
+
+    def scenario(self) -> Scenario:
+        root = self.root
+        if root.kind != "map":
+            self.error("a scenario is a mapping of keys", root, expected="ruleset:, dealer:, wins:")
+            raise ScenarioError(self.problems.items)
+        self.unknown_keys(root, KEYS)
+        version = self.integer(root, "version", FORMAT_VERSION, 1, FORMAT_VERSION)
+        del version
+        players = self.integer(root, "players", 4, 2, 4)
+        dealer = self.integer(root, "dealer", 0, 0, players - 1)
+        ruleset = root.value.get("ruleset")
+        if ruleset is not None and not isinstance(ruleset.value, str):
+            self.error("ruleset is an id or a path", ruleset, expected="e.g. changsha/qq2014")
+        options = root.value.get("options")
+        if options is not None and options.kind != "map":
+            self.error("options is a mapping of option names to values", options)
+        wins = self.wins(root.value.get("wins"), players, root)
+        birds = self.tiles_list(root.value.get("birds"))
+        dice = self.dice(root.value.get("bird_dice"))
+        kongs = self.kongs(root.value.get("kongs"), players)
+        in_game_node = root.value.get("in_game")
+        in_game = frozenset(range(players))
+        if in_game_node is not None:
+            in_game = frozenset(self.seat(n, players) for n in self.sequence(in_game_node))
+        self.copies(wins, birds)
+        if self.problems.has_errors:
+            raise ScenarioError(self.problems.items)
+        return Scenario(
+            path=self.path,
+            ruleset=None if ruleset is None else str(ruleset.value),
+            options={} if options is None or options.kind != "map" else options.plain(),
+            players=players,
+            dealer=dealer,
+            wins=tuple(wins),
+            birds=tuple(t for t, _ in birds),
+            bird_dice=tuple(dice),
+            kongs=tuple(kongs),
+            in_game=in_game,
+            raw=root.plain(),
+        )
+
+    # --- pieces ------------------------------------------------------------------------------
+
+    def unknown_keys(self, node: Node, allowed: tuple[str, ...]) -> None:
+        for key, key_node in node.keys.items():
+            if key not in allowed:
+                self.error(
+                    f"unknown key '{key}'",
+                    key_node,
+                    expected="one of " + ", ".join(allowed),
+                    suggestion=nearest(key, allowed),
+                )
+
+    def integer(self, node: Node, key: str, default: int, low: int, high: int) -> int:
+        found = node.value.get(key)
+        if found is None:
+            return default
+        value = found.value
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            self.error(f"{key} must be a whole number from {low} to {high}", found)
+            return default
+        return value
+
+    def seat(self, node: Node, players: int) -> int:
+        value = node.value
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
+            self.error(f"seat {value!r} is not a seat 0..{players - 1}", node)
+            return 0
+        return value
+
+    def sequence(self, node: Node | None) -> list[Node]:
+        if node is None:
+            return []
+        if node.kind != "seq":
+            self.error("expected a list", node, expected="[...]")
+            return []
+        return list(node.value)
+
+    def tiles(self, node: Node) -> list[Tile]:
+        if node.kind != "scalar" or not isinstance(node.value, str | int):
+            self.error("expected tiles in notation", node, expected='e.g. "123m 55p"')
+            return []
+        text = str(node.value)
+        try:
+            return self.tileset.parse(text, check_copies=False)
+        except TileError as error:
+            self.problems.error(
+                error.problem, node.offset_location(error.position), expected=error.expected
+            )
+            return []
+
+    def tiles_list(self, node: Node | None) -> list[tuple[Tile, Node]]:
+        found = []
+        for item in self.sequence(node):
+            tiles = self.tiles(item)
+            if len(tiles) > 1:
+                self.error("one tile per item", item, expected="e.g. [5m, 9p]")
+            found.extend((t, item) for t in tiles[:1])
+        return found
+
+    def dice(self, node: Node | None) -> list[int]:
+        values = []
+        for item in self.sequence(node):
+            if (
+                isinstance(item.value, bool)
+                or not isinstance(item.value, int)
+                or not 1 <= item.value <= 6
+            ):
+                self.error("a die shows 1 to 6", item)
+            else:
+                values.append(item.value)
+        return values
+
+    def wins(self, node: Node | None, players: int, root: Node) -> list[Win]:
+        if node is None:
+            self.error("a scenario needs wins", root, expected="wins: [{seat: 1, hand: ..., ...}]")
+            return []
+        wins = []
+        seen: set[int] = set()
+        for item in self.sequence(node):
+            if item.kind != "map":
+                self.error(
+                    "a win is a mapping", item, expected="{seat: 1, hand: ..., win_tile: ...}"
+                )
+                continue
+            win = self.win(item, players)
+            if win is None:
+                continue
+            if win.seat in seen:
+                self.error(f"seat {win.seat} wins twice", item)
+            seen.add(win.seat)
+            wins.append(win)
+        if len({w.discarder for w in wins}) > 1:
+            self.error("several wins must all be on the same discard, or one self-draw", node)
+        return wins
+
+    def win(self, node: Node, players: int) -> Win | None:
+        self.unknown_keys(node, WIN_KEYS)
+        fields = node.value
+        if "seat" not in fields or "hand" not in fields:
+            self.error("a win needs seat and hand", node, expected="seat: N, hand: tiles")
+            return None
+        seat = self.seat(fields["seat"], players)
+        concealed = self.tiles(fields["hand"])
+        melds = []
+        for meld_node in self.sequence(fields.get("melds")):
+            try:
+                melds.append(read_meld(str(meld_node.value), self.tileset))
+            except TileError as error:
+                self.error(error.problem, meld_node, expected=error.expected or "e.g. pung 999s")
+        if "win_tile" in fields and "win_tiles" in fields:
+            self.error("give win_tile or win_tiles, not both", fields["win_tiles"])
+        win_tiles: list[Tile] = []
+        if "win_tile" in fields:
+            win_tiles = self.tiles(fields["win_tile"])[:1]
+        elif "win_tiles" in fields:
+            win_tiles = [t for t, _ in self.tiles_list(fields["win_tiles"])]
+        else:
+            self.error("a win needs win_tile (or win_tiles)", node, expected="win_tile: 9s")
+        discarder = None
+        if "from" in fields:
+            discarder = self.seat(fields["from"], players)
+            if discarder == seat:
+                self.error("a player cannot win on their own discard", fields["from"])
+        context = set()
+        for item in self.sequence(fields.get("context")):
+            if item.value not in CONTEXTS:
+                self.error(
+                    f"unknown context {item.value!r}",
+                    item,
+                    expected="one of " + ", ".join(CONTEXTS),
+                    suggestion=nearest(str(item.value), CONTEXTS),
+                )
+            else:
+                context.add(item.value)
+        needed = 14 - 3 * len(melds)
+        if len(melds) > 4:
+            self.error(f"{len(melds)} melds: at most four", fields["melds"])
+        elif concealed and win_tiles:
+            several = "win_tiles" in fields  # then the hand may leave the winning tiles out
+            if len(concealed) == needed and win_tiles[0] in concealed:
+                concealed.remove(win_tiles[0])
+            elif len(concealed) == needed:
+                self.error(
+                    f"the winning tile {self.tileset.name(win_tiles[0])} is not in the hand",
+                    fields["hand"],
+                )
+                return None
+            elif not (several and len(concealed) == needed - 1):
+                self.error(
+                    f"{len(concealed)} concealed tiles with {len(melds)} meld(s)",
+                    fields["hand"],
+                    expected=f"{needed} tiles, the winning tile included",
+                )
+                return None
+        return Win(
+            seat=seat,
+            concealed=tuple(sorted(concealed)),
+            melds=tuple(melds),
+            win_tiles=tuple(win_tiles),
+            discarder=discarder,
+            context=frozenset(context),
+            location=node.location,
+        )
+
+    def kongs(self, node: Node | None, players: int) -> list[Kong]:
+        kongs = []
+        for item in self.sequence(node):
+            if item.kind != "map" or "seat" not in item.value or "kind" not in item.value:
+                self.error("a kong is {seat: N, kind: direct|added|concealed, from: N}", item)
+                continue
+            self.unknown_keys(item, ("seat", "kind", "from"))
+            kind_node = item.value["kind"]
+            if kind_node.value not in KONG_KINDS:
+                self.error(
+                    f"unknown kong kind {kind_node.value!r}",
+                    kind_node,
+                    expected="one of " + ", ".join(KONG_KINDS),
+                )
+                continue
+            seat = self.seat(item.value["seat"], players)
+            provider = None
+            if "from" in item.value:
+                provider = self.seat(item.value["from"], players)
+            elif kind_node.value == "direct":
+                self.error("a direct kong needs from: the seat that discarded the tile", item)
+            kongs.append(Kong(seat, str(kind_node.value), provider))
+        return kongs
+
+    def copies(self, wins: list[Win], birds: list[tuple[Tile, Node]]) -> None:
+        """No tile may appear more often than it exists, across hands, melds and birds."""
+        counts = [0] * self.tileset.kinds
+        for win in wins:
+            for tile in (*win.concealed, *win.win_tiles, *(t for m in win.melds for t in m.tiles)):
+                counts[tile] += 1
+        shared_discard = len(wins) > 1 and wins[0].discarder is not None
+        if shared_discard:  # one discarded tile completes every hand: count it once
+            for tile in wins[0].win_tiles:
+                counts[tile] -= len(wins) - 1
+        for tile, _ in birds:
+            counts[tile] += 1
+        for tile, n in enumerate(counts):
+            if n > self.tileset.copies:
+                place = wins[0].location if wins else self.root.location
+                self.problems.error(
+                    f"{n} copies of {self.tileset.name(tile)} in hands, melds and birds",
+                    place,
+                    expected=f"at most {self.tileset.copies}",
+                )

@@ -1,0 +1,318 @@
+"""Settlement: what a finished hand is worth under a ruleset, and who pays whom.
+
+Everything a rule may change is read from the ruleset: which hand types a win has
+(``hands``, their ``when``, ``value``, ``replaces``), how values combine (``scoring``),
+add-ons (``modifiers``), who pays and how much (``payment``), birds (``birds``), caps, and
+kong money (``kong_payments``, ``settlement.transfer``).  This module only applies them in
+order: hand types, value, then for each payer base and bonuses, birds, cap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from dsl.ruleset import Ruleset
+from dsl.situation import Situation
+from interpreter import shapes
+from interpreter.scenario import Kong, Scenario, Win
+from interpreter.tiles import STANDARD, Tile, TileSet
+
+KONG_KIND = {"direct": "exposed", "added": "added", "concealed": "concealed"}
+
+
+class SettlementError(ValueError):
+    """The hand cannot be settled under the ruleset (e.g. a winner whose hand does not win)."""
+
+
+@dataclass(frozen=True)
+class FoundHand:
+    id: str
+    name: str
+    hand_class: str
+    value: int
+
+
+@dataclass(frozen=True)
+class WinResult:
+    seat: int
+    win_tile: Tile
+    hands: tuple[FoundHand, ...]
+    total: int
+    """The combined value (scoring.value) in the ruleset's unit."""
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: int
+    payee: int
+    amount: int
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Settlement:
+    players: int
+    wins: tuple[WinResult, ...]
+    payments: tuple[Payment, ...]
+    bird_hits: Mapping[int, int] = field(default_factory=dict)
+
+    @property
+    def deltas(self) -> list[int]:
+        """Net change per seat: what it receives less what it pays."""
+        net = [0] * self.players
+        for p in self.payments:
+            net[p.payer] -= p.amount
+            net[p.payee] += p.amount
+        return net
+
+    def to_text(
+        self, ruleset_id: str, options: Mapping[str, Any], tileset: TileSet = STANDARD
+    ) -> str:
+        """The settlement as people read it."""
+        chosen = ", ".join(f"{k}={v}" for k, v in options.items())
+        lines = [f"ruleset   {ruleset_id}" + (f" ({chosen})" if chosen else "")]
+        for win in self.wins:
+            hands = ", ".join(f"{h.name} {h.value}" for h in win.hands)
+            lines.append(
+                f"win       seat {win.seat} on {tileset.name(win.win_tile)}: {hands}; "
+                f"total {win.total}"
+            )
+        if self.bird_hits:
+            hits = ", ".join(f"seat {seat} ×{n}" for seat, n in sorted(self.bird_hits.items()))
+            lines.append(f"birds     {hits}")
+        lines.append("payments")
+        for p in self.payments:
+            lines.append(f"  {p.payer} -> {p.payee} {p.amount:>6}   {'; '.join(p.reasons)}")
+        lines.append(
+            "net       " + "  ".join(f"seat {i}: {d:+d}" for i, d in enumerate(self.deltas))
+        )
+        return "\n".join(lines)
+
+    def to_json(self, tileset: TileSet = STANDARD) -> dict[str, Any]:
+        return {
+            "wins": [
+                {
+                    "seat": w.seat,
+                    "win_tile": tileset.name(w.win_tile),
+                    "hands": [
+                        {"id": h.id, "name": h.name, "class": h.hand_class, "value": h.value}
+                        for h in w.hands
+                    ],
+                    "total": w.total,
+                }
+                for w in self.wins
+            ],
+            "birds": {str(seat): n for seat, n in sorted(self.bird_hits.items())},
+            "payments": [
+                {"from": p.payer, "to": p.payee, "amount": p.amount, "reasons": list(p.reasons)}
+                for p in self.payments
+            ],
+            "deltas": self.deltas,
+        }
+
+
+def settle(ruleset: Ruleset, scenario: Scenario) -> Settlement:
+    """Settle every win of the scenario, then its kongs."""
+    tileset = STANDARD
+    options = ruleset.option_values
+    winners = frozenset(w.seat for w in scenario.wins)
+    hits = _bird_hits(ruleset, scenario, options)
+    wins: list[WinResult] = []
+    payments: list[Payment] = []
+    for win in scenario.wins:
+        for win_tile in win.win_tiles:
+            situation = _situation(scenario, win, win_tile, winners, options, hits, tileset)
+            result = _hand_types(ruleset, situation, win, win_tile)
+            wins.append(result)
+            payments.extend(_win_payments(ruleset, situation, result))
+    kong_money = [p for kong in scenario.kongs for p in _kong_payments(ruleset, scenario, kong)]
+    payments.extend(kong_money)
+    payments.extend(_transfers(ruleset, scenario, kong_money))
+    return Settlement(scenario.players, tuple(wins), tuple(payments), hits)
+
+
+def _situation(
+    scenario: Scenario,
+    win: Win,
+    win_tile: Tile,
+    winners: frozenset[int],
+    options: Mapping[str, Any],
+    hits: Mapping[int, int],
+    tileset: TileSet,
+) -> Situation:
+    keys = shapes.keys_of(tileset.counts([*win.concealed, win_tile]))
+    return Situation(
+        keys=keys,
+        melds=win.melds,
+        win_tile=win_tile,
+        self_draw=win.self_draw,
+        kong_draw="kong_draw" in win.context,
+        kong_discard="kong_discard" in win.context,
+        robbing_kong="robbing_kong" in win.context,
+        last_tile="last_tile" in win.context,
+        first_turn="first_turn" in win.context,
+        opening="opening" in win.context,
+        winner=win.seat,
+        discarder=win.discarder,
+        dealer=scenario.dealer,
+        players=scenario.players,
+        players_in_game=scenario.in_game,
+        winners=winners,
+        options=options,
+        bird_hits=hits,
+        tileset=tileset,
+    )
+
+
+def _hand_types(ruleset: Ruleset, situation: Situation, win: Win, win_tile: Tile) -> WinResult:
+    """The hand types and modifiers that count, after ``replaces``, and the combined value."""
+    found: dict[str, tuple[str, str, Any]] = {}
+    for section, default_class in (("hands", None), ("modifiers", "bonus")):
+        for hand_id, spec in (ruleset.get(section) or {}).items():
+            if not spec.get("enabled", True):
+                continue
+            if spec["when"](situation):
+                found[hand_id] = (
+                    _display_name(spec.get("name"), hand_id),
+                    spec.get("class") or default_class,
+                    spec["value"],
+                )
+    hands_only = [h for h in found if h in (ruleset.get("hands") or {})]
+    if not hands_only:
+        raise SettlementError(
+            f"{win.location}: the hand of seat {win.seat} does not win under "
+            f"{ruleset.id} (no hand type applies with {STANDARD.name(win_tile)})"
+        )
+    replaced = {
+        gone for hand_id in found for gone in (ruleset.hands.get(hand_id) or {}).get("replaces", ())
+    }
+    kept = {h: v for h, v in found.items() if h not in replaced}
+    classes = {h: v[1] for h, v in kept.items()}
+    scored = replace(situation, hand_classes=classes, hands={h: 0 for h in kept})
+    values = {h: int(v[2](scored)) for h, v in kept.items()}
+    scored = replace(scored, hands=values)
+    total = int(ruleset.scoring["value"](scored))
+    hands = tuple(FoundHand(h, kept[h][0], kept[h][1], values[h]) for h in kept)
+    return WinResult(win.seat, win_tile, hands, total)
+
+
+def _display_name(name: Any, fallback: str) -> str:
+    if isinstance(name, Mapping):
+        return str(name.get("zh") or name.get("en") or fallback)
+    return str(name) if name else fallback
+
+
+def _bird_hits(ruleset: Ruleset, scenario: Scenario, options: Mapping[str, Any]) -> dict[int, int]:
+    """How many birds point at each seat, by the ruleset's bird count and seat mapping."""
+    birds = ruleset.get("birds") or {}
+    if not birds:
+        return {}
+    first = scenario.wins[0] if scenario.wins else None
+    base = Situation(
+        keys=(0, 0, 0),
+        dealer=scenario.dealer,
+        players=scenario.players,
+        options=options,
+        winner=first.seat if first else 0,
+        discarder=first.discarder if first else None,
+    )
+    count = int(birds["count"](base))
+    tiles: list[Tile] = list(scenario.birds)
+    # A die is read as a bird tile of its rank: the same seat mapping applies.
+    tiles += [value - 1 for value in scenario.bird_dice]
+    on_last = birds.get("on_last_tile", "last_tiles")
+    if first is not None and "last_tile" in first.context and not tiles:
+        tiles = list(first.win_tiles)
+    if on_last == "last_tile_counts_all" and first is not None and "last_tile" in first.context:
+        tiles = tiles[:1] * count
+    hits: dict[int, int] = {}
+    for tile in tiles[:count]:
+        seat = int(birds["seat"](replace(base, tile=tile)))
+        hits[seat] = hits.get(seat, 0) + 1
+    return hits
+
+
+def _win_payments(ruleset: Ruleset, situation: Situation, result: WinResult) -> list[Payment]:
+    payment = ruleset.payment
+    birds = ruleset.get("birds") or {}
+    values = {h.id: h.value for h in result.hands}
+    classes = {h.id: h.hand_class for h in result.hands}
+    scored = replace(situation, hands=values, hand_classes=classes, value=result.total)
+    payers = sorted(set(payment["payers"](scored)) - {result.seat})
+    names = ", ".join(f"{h.name} {h.value}" for h in result.hands)
+    after = payment.get("bonus_after_birds", False)
+    cap_after_birds = payment.get("cap_after_birds", True)
+    made = []
+    for payer in payers:
+        one = replace(scored, payer=payer)
+        base = int(payment["base"](one))
+        dealer_bonus = int(payment["dealer_bonus"](one))
+        self_draw_bonus = int(payment["self_draw_bonus"](one)) if one.self_draw else 0
+        multiplier = int(birds["multiplier"](one)) if birds else 1
+        cap = int(payment["cap"](one))
+        reasons = [f"{names} (total {result.total})", f"base {base}"]
+        if dealer_bonus:
+            reasons.append(f"dealer bonus {dealer_bonus:+d}")
+        amount = base + dealer_bonus
+        if self_draw_bonus and not after:
+            amount += self_draw_bonus
+            reasons.append(f"self-draw bonus {self_draw_bonus:+d}")
+        if cap and not cap_after_birds and amount > cap:
+            amount = cap
+            reasons.append(f"capped at {cap} before birds")
+        if multiplier != 1:
+            amount *= multiplier
+            reasons.append(f"birds ×{multiplier}")
+        if self_draw_bonus and after:
+            amount += self_draw_bonus
+            reasons.append(f"self-draw bonus {self_draw_bonus:+d} after birds")
+        if cap and cap_after_birds and amount > cap:
+            amount = cap
+            reasons.append(f"capped at {cap}")
+        if amount < 0:
+            raise SettlementError(f"{ruleset.id} makes seat {payer} pay {amount}: {reasons}")
+        if amount:
+            made.append(Payment(payer, result.seat, amount, tuple(reasons)))
+    return made
+
+
+def _kong_payments(ruleset: Ruleset, scenario: Scenario, kong: Kong) -> list[Payment]:
+    """Kong money (刮风下雨) for one declared kong, from the ruleset's kong_payments."""
+    made = []
+    situation = Situation(
+        keys=(0, 0, 0),
+        dealer=scenario.dealer,
+        players=scenario.players,
+        players_in_game=scenario.in_game,
+        options=ruleset.option_values,
+        kong_seat=kong.seat,
+        provider=kong.provider,
+    )
+    for name, spec in (ruleset.get("kong_payments") or {}).items():
+        if not spec.get("enabled", True) or spec["kind"] != KONG_KIND[kong.kind]:
+            continue
+        amount = int(spec["amount"](situation))
+        for payer in sorted(set(spec["payers"](situation)) - {kong.seat}):
+            if amount:
+                label = _display_name(spec.get("name"), name)
+                made.append(Payment(payer, kong.seat, amount, (f"{label} ({kong.kind} kong)",)))
+    return made
+
+
+def _transfers(
+    ruleset: Ruleset, scenario: Scenario, kong_money: Sequence[Payment]
+) -> list[Payment]:
+    """呼叫转移: after a win on the discard that followed a kong, the kong money moves on."""
+    settlement = ruleset.get("settlement") or {}
+    if not settlement.get("transfer"):
+        return []
+    made = []
+    for win in scenario.wins:
+        if "kong_discard" not in win.context or win.discarder is None:
+            continue
+        received = sum(p.amount for p in kong_money if p.payee == win.discarder)
+        if received:
+            made.append(Payment(win.discarder, win.seat, received, ("kong money transferred",)))
+    return made

@@ -1,0 +1,171 @@
+"""Settlement: scenario checks, the documented example, and properties over every ruleset."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from dsl.ruleset import available_ids, default_root, load
+from interpreter.scenario import ScenarioError, read_scenario_text
+from interpreter.settle import SettlementError, settle
+from interpreter.tiles import STANDARD
+
+REPO = Path(__file__).resolve().parents[1]
+MJRULES = [sys.executable, "-c", "from interpreter.cli import main; main()"]
+
+
+def run(*args):
+    return subprocess.run([*MJRULES, *args], capture_output=True, text=True, timeout=60, cwd=REPO)
+
+
+def test_documented_example_prints_what_the_doc_shows():
+    doc = (REPO / "docs" / "SCENARIO.md").read_text(encoding="utf-8")
+    shown = re.search(r"\$ mjrules settle (\S+)\n(.*?)```", doc, re.S)
+    result = run("settle", shown.group(1))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == shown.group(2)
+
+
+def test_json_output_has_the_documented_keys():
+    import json
+
+    data = json.loads(run("settle", "docs/scenarios/qq2014-birds.yaml", "--json").stdout)
+    assert set(data) >= {"wins", "payments", "deltas"}
+    assert set(data["wins"][0]) >= {"seat", "hands", "total"}
+    assert set(data["wins"][0]["hands"][0]) >= {"id", "name", "value"}
+    assert set(data["payments"][0]) >= {"from", "to", "amount", "reasons"}
+    assert sum(data["deltas"]) == 0
+
+
+def test_options_from_the_command_line_change_the_result():
+    one = run("settle", "docs/scenarios/qq2014-birds.yaml", "--set", "birds=0", "--json")
+    assert '"birds": {}' in one.stdout
+
+
+GOOD = """\
+ruleset: changsha/qq2014
+dealer: 0
+wins:
+  - seat: 1
+    hand: "123s 456s 789s 234s 55s"
+    win_tile: 5s
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        (GOOD.replace("123s 456s", "123x 456s"), ":5:15", "have no suit"),
+        (GOOD.replace("55s", "5s"), ":5:11", "13 concealed tiles with 0 meld(s)"),
+        (GOOD.replace("seat: 1", "seat: 7"), ":4:11", "seat 7 is not a seat 0..3"),
+        (GOOD.replace("123s 456s 789s", "111s 111s 789s"), ":4:5", "6 copies of 1s"),
+        (
+            GOOD.replace("win_tile: 5s", "win_tile: 9m"),
+            ":5:11",
+            "winning tile 9m is not in the hand",
+        ),
+        (GOOD + "birds: [5s, 5s, 5s]\n", ":4:5", "copies of 5s"),
+        (GOOD.replace("dealer: 0", "dealr: 0"), ":2:1", "did you mean 'dealer'"),
+        (GOOD + "    context: [kongdraw]\n", ":7:15", "did you mean 'kong_draw'"),
+    ],
+)
+def test_bad_scenarios_are_refused_with_their_place(text, where, message):
+    with pytest.raises(ScenarioError) as error:
+        read_scenario_text(text, "s.yaml")
+    report = error.value.format()
+    assert f"s.yaml{where}" in report
+    assert message in report
+
+
+def test_a_hand_that_does_not_win_is_refused(tmp_path):
+    path = tmp_path / "nowin.yaml"
+    path.write_text(GOOD.replace("55s", "56s").replace("win_tile: 5s", "win_tile: 6s"))
+    result = run("settle", str(path))
+    assert result.returncode == 1
+    assert "does not win" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_scenario_exits_1_without_traceback(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(GOOD.replace("seat: 1", "seat: 9"))
+    result = run("settle", str(path))
+    assert result.returncode == 1
+    assert "bad.yaml:4:11: error: seat 9" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert run("settle", str(tmp_path / "missing.yaml")).returncode == 1
+
+
+# ---- properties over every shipped ruleset ----------------------------------------------------
+
+RULESETS = [i for i in available_ids(default_root()) if not i.endswith("/base")]
+MELDS = [("pung", t) for t in range(27)] + [("chow", t) for t in range(27) if t % 9 <= 6]
+
+
+@st.composite
+def finished_hands(draw):
+    """A complete hand: four melds and a pair, some melds exposed, a winning tile, birds."""
+    counts = [0] * 27
+    melds = []
+    for _ in range(4):
+        kind, tile = draw(st.sampled_from(MELDS))
+        tiles = [tile] * 3 if kind == "pung" else [tile, tile + 1, tile + 2]
+        for t in tiles:
+            counts[t] += 1
+        melds.append((kind, tile, tiles))
+    pair = draw(st.integers(0, 26))
+    counts[pair] += 2
+    assume(max(counts) <= 4)
+    exposed = draw(st.integers(0, 2))
+    concealed = [t for _, _, tiles in melds[exposed:] for t in tiles] + [pair, pair]
+    win_tile = draw(st.sampled_from(concealed))
+    winner = draw(st.integers(0, 3))
+    discarder = draw(st.sampled_from([None] + [s for s in range(4) if s != winner]))
+    birds = draw(st.lists(st.integers(0, 26), max_size=6))
+    assume(all(counts[t] + birds.count(t) <= 4 for t in birds))
+    exposed_text = [f"{kind} {STANDARD.format(tiles)}" for kind, _, tiles in melds[:exposed]]
+    lines = [
+        f"dealer: {draw(st.integers(0, 3))}",
+        "wins:",
+        f"  - seat: {winner}",
+        f'    hand: "{STANDARD.format(concealed)}"',
+        f"    melds: {exposed_text!r}".replace("'", '"'),
+        f"    win_tile: {STANDARD.name(win_tile)}",
+    ]
+    if discarder is not None:
+        lines.append(f"    from: {discarder}")
+    lines.append(f"birds: [{', '.join(STANDARD.name(t) for t in birds)}]")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(text=finished_hands())
+def test_payments_balance_are_positive_and_capped(ruleset_id, text):
+    rules = load(ruleset_id)
+    scenario = read_scenario_text(text)
+    try:
+        result = settle(rules, scenario)
+    except SettlementError:
+        assume(False)  # not a winning hand under this ruleset
+    assert sum(result.deltas) == 0
+    assert all(p.amount > 0 for p in result.payments)
+    assert all(p.payer != p.payee for p in result.payments)
+
+
+@pytest.mark.parametrize("ruleset_id", [r for r in RULESETS if r == "changsha/qq2014"])
+@pytest.mark.parametrize("cap", ["4he", "6he"])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(text=finished_hands())
+def test_caps_hold(ruleset_id, cap, text):
+    rules = load(ruleset_id, settings=[f"cap={cap}", "birds=6"])
+    try:
+        result = settle(rules, read_scenario_text(text))
+    except SettlementError:
+        assume(False)
+    limit = {"4he": 4, "6he": 6}[cap] * 7  # a 合 is 6, 7 with the dealer
+    assert all(p.amount <= limit for p in result.payments)
