@@ -22,7 +22,7 @@ CONTEXTS = ("kong_draw", "kong_discard", "robbing_kong", "last_tile", "first_tur
 KONG_KINDS = ("direct", "added", "concealed")
 KEYS = (
     "version", "ruleset", "options", "players", "dealer", "wins", "birds", "bird_dice", "kongs",
-    "in_game", "source", "quote", "note", "expect", "document_arithmetic_wrong",
+    "in_game", "unfinished", "source", "quote", "note", "expect", "document_arithmetic_wrong",
 )  # fmt: skip
 WIN_KEYS = ("seat", "hand", "melds", "win_tile", "win_tiles", "from", "context", "note")
 
@@ -48,6 +48,16 @@ class Win:
 
 
 @dataclass(frozen=True)
+class Unfinished:
+    """A player still in the game when the wall ran out: their concealed tiles and melds."""
+
+    seat: int
+    concealed: tuple[Tile, ...]
+    melds: tuple[HandMeld, ...]
+    location: Location
+
+
+@dataclass(frozen=True)
 class Kong:
     seat: int
     kind: str
@@ -67,6 +77,8 @@ class Scenario:
     kongs: tuple[Kong, ...]
     in_game: frozenset[int]
     """Seats still playing when the wins happen (all, unless some already won and left)."""
+    unfinished: tuple[Unfinished, ...]
+    """Players still in when the wall ran out, for the end-of-wall checks (查叫, 花猪)."""
     raw: dict[str, Any]
     """The plain data of the file, test-only keys included."""
 
@@ -114,7 +126,8 @@ class _Reader:
         options = root.value.get("options")
         if options is not None and options.kind != "map":
             self.error("options is a mapping of option names to values", options)
-        wins = self.wins(root.value.get("wins"), players, root)
+        unfinished = self.unfinished(root.value.get("unfinished"), players)
+        wins = self.wins(root.value.get("wins"), players, root, required=not unfinished)
         birds = self.tiles_list(root.value.get("birds"))
         dice = self.dice(root.value.get("bird_dice"))
         kongs = self.kongs(root.value.get("kongs"), players)
@@ -122,7 +135,7 @@ class _Reader:
         in_game = frozenset(range(players))
         if in_game_node is not None:
             in_game = frozenset(self.seat(n, players) for n in self.sequence(in_game_node))
-        self.copies(wins, birds)
+        self.copies(wins, birds, unfinished)
         if self.problems.has_errors:
             raise ScenarioError(self.problems.items)
         return Scenario(
@@ -136,6 +149,7 @@ class _Reader:
             bird_dice=tuple(dice),
             kongs=tuple(kongs),
             in_game=in_game,
+            unfinished=tuple(unfinished),
             raw=root.plain(),
         )
 
@@ -211,9 +225,14 @@ class _Reader:
                 values.append(item.value)
         return values
 
-    def wins(self, node: Node | None, players: int, root: Node) -> list[Win]:
+    def wins(self, node: Node | None, players: int, root: Node, required: bool) -> list[Win]:
         if node is None:
-            self.error("a scenario needs wins", root, expected="wins: [{seat: 1, hand: ..., ...}]")
+            if required:
+                self.error(
+                    "a scenario needs wins (or unfinished hands at the end of the wall)",
+                    root,
+                    expected="wins: [{seat: 1, hand: ..., ...}]",
+                )
             return []
         wins = []
         seen: set[int] = set()
@@ -242,12 +261,7 @@ class _Reader:
             return None
         seat = self.seat(fields["seat"], players)
         concealed = self.tiles(fields["hand"])
-        melds = []
-        for meld_node in self.sequence(fields.get("melds")):
-            try:
-                melds.append(read_meld(str(meld_node.value), self.tileset))
-            except TileError as error:
-                self.error(error.problem, meld_node, expected=error.expected or "e.g. pung 999s")
+        melds = self.melds(fields.get("melds"))
         if "win_tile" in fields and "win_tiles" in fields:
             self.error("give win_tile or win_tiles, not both", fields["win_tiles"])
         win_tiles: list[Tile] = []
@@ -274,9 +288,7 @@ class _Reader:
             else:
                 context.add(item.value)
         needed = 14 - 3 * len(melds)
-        if len(melds) > 4:
-            self.error(f"{len(melds)} melds: at most four", fields["melds"])
-        elif concealed and win_tiles:
+        if concealed and win_tiles and len(melds) <= 4:
             several = "win_tiles" in fields  # then the hand may leave the winning tiles out
             if len(concealed) == needed and win_tiles[0] in concealed:
                 concealed.remove(win_tiles[0])
@@ -303,6 +315,36 @@ class _Reader:
             location=node.location,
         )
 
+    def melds(self, node: Node | None) -> list[HandMeld]:
+        melds = []
+        for meld_node in self.sequence(node):
+            try:
+                melds.append(read_meld(str(meld_node.value), self.tileset))
+            except TileError as error:
+                self.error(error.problem, meld_node, expected=error.expected or "e.g. pung 999s")
+        if len(melds) > 4:
+            self.error(f"{len(melds)} melds: at most four", node)
+        return melds
+
+    def unfinished(self, node: Node | None, players: int) -> list[Unfinished]:
+        found = []
+        for item in self.sequence(node):
+            if item.kind != "map" or "seat" not in item.value or "hand" not in item.value:
+                self.error("an unfinished hand is {seat: N, hand: tiles, melds: [...]}", item)
+                continue
+            self.unknown_keys(item, ("seat", "hand", "melds"))
+            seat = self.seat(item.value["seat"], players)
+            concealed = self.tiles(item.value["hand"])
+            melds = self.melds(item.value.get("melds"))
+            if concealed and len(concealed) != 13 - 3 * len(melds):
+                self.error(
+                    f"{len(concealed)} concealed tiles with {len(melds)} meld(s)",
+                    item.value["hand"],
+                    expected=f"{13 - 3 * len(melds)} tiles",
+                )
+            found.append(Unfinished(seat, tuple(sorted(concealed)), tuple(melds), item.location))
+        return found
+
     def kongs(self, node: Node | None, players: int) -> list[Kong]:
         kongs = []
         for item in self.sequence(node):
@@ -327,23 +369,32 @@ class _Reader:
             kongs.append(Kong(seat, str(kind_node.value), provider))
         return kongs
 
-    def copies(self, wins: list[Win], birds: list[tuple[Tile, Node]]) -> None:
-        """No tile may appear more often than it exists, across hands, melds and birds."""
+    def copies(
+        self, wins: list[Win], birds: list[tuple[Tile, Node]], unfinished: list[Unfinished]
+    ) -> None:
+        """No tile may appear more often than it exists, across hands, melds and birds.
+
+        Reported where the count first goes over: a win, a bird, or an unfinished hand."""
+        groups: list[tuple[tuple[Tile, ...], Location]] = []
+        for index, win in enumerate(wins):
+            # Several winners on one discard share its tile: count it once.
+            shared = index > 0 and win.discarder is not None
+            tiles = (*win.concealed, *(t for m in win.melds for t in m.tiles))
+            groups.append(((*tiles, *(() if shared else win.win_tiles)), win.location))
+        groups.extend(((tile,), node.location) for tile, node in birds)
+        groups.extend(((*h.concealed, *(t for m in h.melds for t in m.tiles)), h.location)
+                      for h in unfinished)  # fmt: skip
         counts = [0] * self.tileset.kinds
-        for win in wins:
-            for tile in (*win.concealed, *win.win_tiles, *(t for m in win.melds for t in m.tiles)):
+        reported: set[Tile] = set()
+        for tiles, location in groups:
+            for tile in tiles:
                 counts[tile] += 1
-        shared_discard = len(wins) > 1 and wins[0].discarder is not None
-        if shared_discard:  # one discarded tile completes every hand: count it once
-            for tile in wins[0].win_tiles:
-                counts[tile] -= len(wins) - 1
-        for tile, _ in birds:
-            counts[tile] += 1
-        for tile, n in enumerate(counts):
-            if n > self.tileset.copies:
-                place = wins[0].location if wins else self.root.location
-                self.problems.error(
-                    f"{n} copies of {self.tileset.name(tile)} in hands, melds and birds",
-                    place,
-                    expected=f"at most {self.tileset.copies}",
-                )
+            for tile in sorted(set(tiles)):
+                if counts[tile] > self.tileset.copies and tile not in reported:
+                    reported.add(tile)
+                    self.problems.error(
+                        f"copy {counts[tile]} of {self.tileset.name(tile)}, counting hands, "
+                        "melds and birds",
+                        location,
+                        expected=f"at most {self.tileset.copies} copies of a tile",
+                    )

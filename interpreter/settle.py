@@ -13,13 +13,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from dsl.problems import Location
 from dsl.ruleset import Ruleset
 from dsl.situation import Situation
 from interpreter import shapes
-from interpreter.scenario import Kong, Scenario, Win
+from interpreter.scenario import Kong, Scenario, Unfinished, Win
 from interpreter.tiles import STANDARD, Tile, TileSet
 
 KONG_KIND = {"direct": "exposed", "added": "added", "concealed": "concealed"}
+_NOWHERE = Location("<end of wall>", 1, 1)
 
 
 class SettlementError(ValueError):
@@ -130,6 +132,7 @@ def settle(ruleset: Ruleset, scenario: Scenario) -> Settlement:
     kong_money = [p for kong in scenario.kongs for p in _kong_payments(ruleset, scenario, kong)]
     payments.extend(kong_money)
     payments.extend(_transfers(ruleset, scenario, kong_money))
+    payments.extend(_end_of_wall(ruleset, scenario, kong_money, tileset))
     return Settlement(scenario.players, tuple(wins), tuple(payments), hits)
 
 
@@ -316,3 +319,105 @@ def _transfers(
         if received:
             made.append(Payment(win.discarder, win.seat, received, ("kong money transferred",)))
     return made
+
+
+def _end_of_wall(
+    ruleset: Ruleset, scenario: Scenario, kong_money: Sequence[Payment], tileset: TileSet
+) -> list[Payment]:
+    """When the wall runs out with players still in: flower pigs (花猪), the ready-hand
+    check (查叫) and kong-money refunds (退税), each as the ruleset's settlement says."""
+    rules = ruleset.get("settlement") or {}
+    if not scenario.unfinished or not rules:
+        return []
+    still_in = frozenset(h.seat for h in scenario.unfinished)
+    end = replace(scenario, in_game=still_in, wins=(), birds=(), bird_dice=())
+    pigs = {
+        h.seat
+        for h in scenario.unfinished
+        if len({t // 9 for t in _tiles_of(h)}) == len(tileset.suits) > 2
+    }
+    ready = {
+        h.seat: h
+        for h in scenario.unfinished
+        if h.seat not in pigs and _winning_tiles(ruleset, end, h)
+    }
+    base = Situation(
+        keys=(0, 0, 0),
+        dealer=scenario.dealer,
+        players=scenario.players,
+        players_in_game=still_in,
+        options=ruleset.option_values,
+    )
+    made: list[Payment] = []
+    pig_rule = rules.get("flower_pig") or {}
+    if pig_rule.get("enabled"):
+        for pig in sorted(pigs):
+            for payee in sorted(still_in - pigs):
+                one = replace(base, payer=pig, payee=payee)
+                amount = _end_amount(ruleset, end, pig_rule, one, ready.get(payee))
+                if amount:
+                    made.append(Payment(pig, payee, amount, ("花猪: holds every suit",)))
+    check = rules.get("ready_check") or {}
+    if check.get("enabled") and ready:
+        for payer in sorted(still_in - set(ready)):
+            for payee in sorted(ready):
+                one = replace(base, payer=payer, payee=payee)
+                amount = _end_amount(ruleset, end, check, one, ready[payee])
+                if amount:
+                    made.append(
+                        Payment(payer, payee, amount, (f"查叫: not ready, {check['value']} value",))
+                    )
+    if rules.get("refund"):
+        for p in kong_money:
+            if p.payee in still_in and p.payee not in ready:
+                made.append(Payment(p.payee, p.payer, p.amount, ("退税: kong money returned",)))
+    return made
+
+
+def _tiles_of(hand: Unfinished) -> tuple[Tile, ...]:
+    return (*hand.concealed, *(t for m in hand.melds for t in m.tiles))
+
+
+def _winning_tiles(ruleset: Ruleset, scenario: Scenario, hand: Unfinished) -> list[Tile]:
+    """The tiles that would complete the hand into one the ruleset accepts as a win."""
+    keys = shapes.keys_of(STANDARD.counts(hand.concealed))
+    found = []
+    for tile in shapes.waits(keys, "quads"):
+        try:
+            _end_win(ruleset, scenario, hand, tile, None)
+        except SettlementError:
+            continue
+        found.append(tile)
+    return found
+
+
+def _end_win(
+    ruleset: Ruleset, scenario: Scenario, hand: Unfinished, tile: Tile, payer: int | None
+) -> tuple[Situation, WinResult]:
+    """Settle the hand as if it won on ``tile`` discarded by ``payer`` (None: self-drawn)."""
+    win = Win(hand.seat, hand.concealed, hand.melds, (tile,), payer, frozenset(), _NOWHERE)
+    situation = _situation(
+        scenario, win, tile, frozenset({hand.seat}), ruleset.option_values, {}, STANDARD
+    )
+    return situation, _hand_types(ruleset, situation, win, tile)
+
+
+def _end_amount(
+    ruleset: Ruleset,
+    scenario: Scenario,
+    rule: Mapping[str, Any],
+    situation: Situation,
+    payee_hand: Unfinished | None,
+) -> int:
+    """A fixed amount, or the most or least the payee's ready hand could take from the payer."""
+    if rule.get("value") == "fixed" or payee_hand is None:
+        return int(rule["amount"](situation))
+    amounts = []
+    for tile in _winning_tiles(ruleset, scenario, payee_hand):
+        won, result = _end_win(ruleset, scenario, payee_hand, tile, situation.payer)
+        amounts.extend(
+            p.amount for p in _win_payments(ruleset, won, result) if p.payer == situation.payer
+        )
+    if not amounts:
+        return 0
+    return max(amounts) if rule["value"] == "max" else min(amounts)

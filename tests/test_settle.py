@@ -62,13 +62,13 @@ wins:
         (GOOD.replace("123s 456s", "123x 456s"), ":5:15", "have no suit"),
         (GOOD.replace("55s", "5s"), ":5:11", "13 concealed tiles with 0 meld(s)"),
         (GOOD.replace("seat: 1", "seat: 7"), ":4:11", "seat 7 is not a seat 0..3"),
-        (GOOD.replace("123s 456s 789s", "111s 111s 789s"), ":4:5", "6 copies of 1s"),
+        (GOOD.replace("123s 456s 789s", "111s 111s 789s"), ":4:5", "copy 6 of 1s"),
         (
             GOOD.replace("win_tile: 5s", "win_tile: 9m"),
             ":5:11",
             "winning tile 9m is not in the hand",
         ),
-        (GOOD + "birds: [5s, 5s, 5s]\n", ":4:5", "copies of 5s"),
+        (GOOD + "birds: [5s, 5s, 5s]\n", ":7:13", "copy 5 of 5s"),
         (GOOD.replace("dealer: 0", "dealr: 0"), ":2:1", "did you mean 'dealer'"),
         (GOOD + "    context: [kongdraw]\n", ":7:15", "did you mean 'kong_draw'"),
     ],
@@ -169,3 +169,24 @@ def test_caps_hold(ruleset_id, cap, text):
         assume(False)
     limit = {"4he": 4, "6he": 6}[cap] * 7  # a 合 is 6, 7 with the dealer
     assert all(p.amount <= limit for p in result.payments)
+
+
+def test_end_of_wall_flower_pig_ready_check_and_refund():
+    # docs/scenarios/blog5-drawn-end.yaml under the blog's defaults: 查叫 pays the least.
+    rules = load("sichuan/blog5")
+    from interpreter.scenario import read_scenario
+
+    result = settle(rules, read_scenario(REPO / "docs" / "scenarios" / "blog5-drawn-end.yaml"))
+    by_reason = {}
+    for p in result.payments:
+        by_reason.setdefault(p.reasons[0].split(":")[0], []).append((p.payer, p.payee, p.amount))
+    assert by_reason["花猪"] == [(2, 0, 10), (2, 1, 10), (2, 3, 10)]  # 10× the stake, no cap
+    # seat 0 waits on 1p/4p for 平胡 (1); seat 1 has a kong: 平胡 + 1 杠 = 2番 = 2.
+    assert by_reason["查叫"] == [(2, 0, 1), (2, 1, 2), (3, 0, 1), (3, 1, 2)]
+    assert sorted(by_reason["退税"]) == [(3, 0, 2), (3, 1, 2), (3, 2, 2)]  # seat 3 not ready
+    assert result.deltas == [10, 20, -35, 5]
+    most = settle(
+        load("sichuan/blog5", settings=["chajiao=max"]),
+        read_scenario(REPO / "docs" / "scenarios" / "blog5-drawn-end.yaml"),
+    )
+    assert sum(p.amount for p in most.payments if p.reasons[0].startswith("查叫")) >= 6

@@ -12,7 +12,17 @@ from dsl.ruleset import check_ruleset, load
 ROOT = Path(__file__).resolve().parents[2] / "rulesets"
 FILES = sorted(ROOT.rglob("*.yaml"))
 IDS = [str(p.relative_to(ROOT).with_suffix("")) for p in FILES]
-PLAYABLE = ["changsha/qq2014", "sichuan/blog5"]
+PLAYABLE = [
+    "changsha/basic",
+    "changsha/full2007",
+    "changsha/hejs",
+    "changsha/points20",
+    "changsha/qq2014",
+    "changsha/tutorial",
+    "sichuan/app",
+    "sichuan/blog5",
+    "sichuan/points",
+]
 SEED = re.compile(r"\d{3}_[0-9a-f]{16}\.txt|RULES\.md §4|house rule|^§")
 
 
