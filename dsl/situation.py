@@ -62,6 +62,7 @@ class Situation:
     keys: Keys
     melds: tuple[HandMeld, ...] = ()
     win_tile: Tile | None = None
+    winning_tiles: int = 1
     self_draw: bool = False
     kong_draw: bool = False
     kong_discard: bool = False

@@ -216,6 +216,12 @@ HOW_WON = (
     ),
     NameEntry("opening", BOOL, "the hand is judged as dealt, before play (起手)", _flag("opening")),
     NameEntry("win_tile", TILE, "the tile that completed the hand", _win_tile),
+    NameEntry(
+        "winning_tiles",
+        INT,
+        "how many tiles won at once: 2 when both tiles of a kong draw complete the hand",
+        lambda s: s.winning_tiles,
+    ),
 )
 
 HAND_SHAPE = (

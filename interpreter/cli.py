@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import NoReturn
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from interpreter.tiles import STANDARD, TileError
+
+if TYPE_CHECKING:  # loaded only by the commands that need it, to keep --help quick
+    from dsl.ruleset import Ruleset
 
 
 def fail(message: str) -> NoReturn:
@@ -110,7 +114,6 @@ def settle(
     """
     from dsl.expressions import EvaluationError
     from dsl.problems import RulesetError
-    from dsl.ruleset import load
     from interpreter.scenario import read_scenario
     from interpreter.settle import SettlementError
     from interpreter.settle import settle as settle_hand
@@ -120,7 +123,7 @@ def settle(
         ref = ruleset_ref or read.ruleset
         if ref is None:
             fail(f"{scenario}: no ruleset: give ruleset: in the file or --ruleset")
-        rules = load(ref, settings=[*read.settings(), *settings], preset=preset)
+        rules = _load_ruleset(ref, [*read.settings(), *settings], preset)
         result = settle_hand(rules, read)
     except RulesetError as error:
         fail(error.format())
@@ -132,6 +135,121 @@ def settle(
         echo_json({"ruleset": rules.id, **result.to_json()})
         return
     click.echo(result.to_text(rules.id, rules.option_values))
+
+
+def _load_ruleset(ref: str, settings: Sequence[str], preset: str | None) -> Ruleset:
+    """A ruleset by id or path, or exit 1 with every problem found."""
+    from dsl.problems import RulesetError
+    from dsl.ruleset import load
+
+    try:
+        return load(ref, settings=settings, preset=preset)
+    except RulesetError as error:
+        fail(error.format())
+
+
+@cli.command()
+@click.argument("ruleset", metavar="RULESET")
+@click.option(
+    "--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set an option (repeatable)."
+)
+@click.option("--preset", default=None, help="Use a preset declared by the ruleset.")
+@click.option(
+    "--seed", default=1, show_default=True, help="The game is a pure function of the seed."
+)
+@click.option(
+    "--agents",
+    default="simple",
+    show_default=True,
+    help="One agent name for every seat, or one per seat: random,simple,simple,random.",
+)
+@click.option(
+    "--hands",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 10_000),
+    help="Hands in the match.",
+)
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False),
+    help="Write the event log (JSON Lines) here.",
+)
+@click.option("--unicode", is_flag=True, help="Show tiles as tile characters.")
+@click.option("--json", "as_json", is_flag=True, help="Print the match result as JSON instead.")
+def play(
+    ruleset: str,
+    settings: tuple[str, ...],
+    preset: str | None,
+    seed: int,
+    agents: str,
+    hands: int,
+    log_path: str | None,
+    unicode: bool,
+    as_json: bool,
+) -> None:
+    """Play a hand (or a match of --hands hands) with the shipped agents and print it.
+
+    \b
+    Examples:
+      mjrules play REGION/VERSION --seed 7
+      mjrules play REGION/VERSION --hands 8 --agents random,simple,simple,simple --log game.jsonl
+    """
+    from interpreter.agents import AGENTS
+    from interpreter.engine import play as play_match
+    from interpreter.engine.narrate import narrate
+
+    rules = _load_ruleset(ruleset, settings, preset)
+    names = agents.split(",")
+    unknown = [n for n in names if n not in AGENTS]
+    if unknown:
+        fail(f"unknown agent {unknown[0]!r}; agents are {', '.join(sorted(AGENTS))}")
+    try:
+        result, events = play_match(rules, seed, names[0] if len(names) == 1 else names, hands)
+    except ValueError as error:
+        fail(str(error))
+    if log_path:
+        from interpreter.engine.events import write_log
+
+        try:
+            write_log(events, log_path)
+        except OSError as error:
+            fail(f"cannot write {log_path}: {error.strerror}")
+    if as_json:
+        echo_json(result.to_json())
+        return
+    click.echo(narrate(events, unicode=unicode))
+    click.echo("scores: " + "  ".join(f"seat {i}: {s:+d}" for i, s in enumerate(result.scores)))
+
+
+@cli.command()
+@click.argument("log", type=click.Path(dir_okay=False))
+@click.option("--unicode", is_flag=True, help="Show tiles as tile characters.")
+@click.option("--quiet", is_flag=True, help="Only check the log; print a one-line summary.")
+def replay(log: str, unicode: bool, quiet: bool) -> None:
+    """Re-run an event log: check every decision was legal and every event comes out the same.
+
+    Exit code 0 if the log replays exactly, 1 if it does not (with the first difference).
+    """
+    from interpreter.engine import ReplayError
+    from interpreter.engine import replay as replay_log
+    from interpreter.engine.events import read_log
+    from interpreter.engine.narrate import narrate
+
+    try:
+        events = read_log(log)
+        report = replay_log(events)
+    except OSError as error:
+        fail(f"cannot read {log}: {error.strerror}")
+    except (ReplayError, ValueError, KeyError, TypeError) as error:
+        fail(f"{log}: does not replay: {error}")
+    if not quiet:
+        click.echo(narrate(events, unicode=unicode))
+    click.echo(
+        f"replayed {report.hands} hand(s), {report.decisions} decisions, {report.events} events: "
+        "every decision legal, every event the same"
+    )
 
 
 def _register_ruleset_commands() -> None:

@@ -23,6 +23,7 @@ KONG_KINDS = ("direct", "added", "concealed")
 KEYS = (
     "version", "ruleset", "options", "players", "dealer", "wins", "birds", "bird_dice", "kongs",
     "in_game", "unfinished", "source", "quote", "note", "expect", "document_arithmetic_wrong",
+    "unsupported",
 )  # fmt: skip
 WIN_KEYS = ("seat", "hand", "melds", "win_tile", "win_tiles", "from", "context", "note")
 
@@ -122,7 +123,11 @@ class _Reader:
         dealer = self.integer(root, "dealer", 0, 0, players - 1)
         ruleset = root.value.get("ruleset")
         if ruleset is not None and not isinstance(ruleset.value, str):
-            self.error("ruleset is an id or a path", ruleset, expected="e.g. changsha/qq2014")
+            self.error(
+                "ruleset is an id or a path",
+                ruleset,
+                expected="a ruleset id (region/version) or a path",
+            )
         options = root.value.get("options")
         if options is not None and options.kind != "map":
             self.error("options is a mapping of option names to values", options)

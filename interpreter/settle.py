@@ -124,11 +124,13 @@ def settle(ruleset: Ruleset, scenario: Scenario) -> Settlement:
     wins: list[WinResult] = []
     payments: list[Payment] = []
     for win in scenario.wins:
-        for win_tile in win.win_tiles:
-            situation = _situation(scenario, win, win_tile, winners, options, hits, tileset)
-            result = _hand_types(ruleset, situation, win, win_tile)
-            wins.append(result)
-            payments.extend(_win_payments(ruleset, situation, result))
+        situations = [
+            _situation(scenario, win, tile, winners, options, hits, tileset)
+            for tile in win.win_tiles
+        ]
+        result = hand_types(ruleset, situations, win)
+        wins.append(result)
+        payments.extend(_win_payments(ruleset, situations[0], result))
     kong_money = [p for kong in scenario.kongs for p in _kong_payments(ruleset, scenario, kong)]
     payments.extend(kong_money)
     payments.extend(_transfers(ruleset, scenario, kong_money))
@@ -150,6 +152,7 @@ def _situation(
         keys=keys,
         melds=win.melds,
         win_tile=win_tile,
+        winning_tiles=len(win.win_tiles),
         self_draw=win.self_draw,
         kong_draw="kong_draw" in win.context,
         kong_discard="kong_discard" in win.context,
@@ -169,36 +172,45 @@ def _situation(
     )
 
 
-def _hand_types(ruleset: Ruleset, situation: Situation, win: Win, win_tile: Tile) -> WinResult:
-    """The hand types and modifiers that count, after ``replaces``, and the combined value."""
+def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> WinResult:
+    """The hand types and modifiers that count, after ``replaces``, and the combined value.
+
+    With several winning tiles at once (``winning_tiles``), what each tile makes counts,
+    once per hand type, at the best value it reaches."""
     found: dict[str, tuple[str, str, Any]] = {}
-    for section, default_class in (("hands", None), ("modifiers", "bonus")):
-        for hand_id, spec in (ruleset.get(section) or {}).items():
-            if not spec.get("enabled", True):
-                continue
-            if spec["when"](situation):
-                found[hand_id] = (
-                    _display_name(spec.get("name"), hand_id),
-                    spec.get("class") or default_class,
-                    spec["value"],
-                )
-    hands_only = [h for h in found if h in (ruleset.get("hands") or {})]
-    if not hands_only:
+    found_with: dict[str, list[Situation]] = {}
+    for situation in situations:
+        for section, default_class in (("hands", None), ("modifiers", "bonus")):
+            for hand_id, spec in (ruleset.get(section) or {}).items():
+                if spec.get("enabled", True) and spec["when"](situation):
+                    found[hand_id] = (
+                        _display_name(spec.get("name"), hand_id),
+                        spec.get("class") or default_class,
+                        spec["value"],
+                    )
+                    found_with.setdefault(hand_id, []).append(situation)
+    if not any(h in (ruleset.get("hands") or {}) for h in found):
+        tiles = ", ".join(STANDARD.name(t) for t in win.win_tiles)
         raise SettlementError(
             f"{win.location}: the hand of seat {win.seat} does not win under "
-            f"{ruleset.id} (no hand type applies with {STANDARD.name(win_tile)})"
+            f"{ruleset.id} (no hand type applies with {tiles})"
         )
     replaced = {
         gone for hand_id in found for gone in (ruleset.hands.get(hand_id) or {}).get("replaces", ())
     }
     kept = {h: v for h, v in found.items() if h not in replaced}
     classes = {h: v[1] for h, v in kept.items()}
-    scored = replace(situation, hand_classes=classes, hands={h: 0 for h in kept})
-    values = {h: int(v[2](scored)) for h, v in kept.items()}
-    scored = replace(scored, hands=values)
+    values = {
+        h: max(
+            int(v[2](replace(s, hand_classes=classes, hands=dict.fromkeys(kept, 0))))
+            for s in found_with[h]
+        )
+        for h, v in kept.items()
+    }
+    scored = replace(situations[0], hand_classes=classes, hands=values)
     total = int(ruleset.scoring["value"](scored))
     hands = tuple(FoundHand(h, kept[h][0], kept[h][1], values[h]) for h in kept)
-    return WinResult(win.seat, win_tile, hands, total)
+    return WinResult(win.seat, win.win_tiles[0], hands, total)
 
 
 def _display_name(name: Any, fallback: str) -> str:
@@ -399,7 +411,7 @@ def _end_win(
     situation = _situation(
         scenario, win, tile, frozenset({hand.seat}), ruleset.option_values, {}, STANDARD
     )
-    return situation, _hand_types(ruleset, situation, win, tile)
+    return situation, hand_types(ruleset, [situation], win)
 
 
 def _end_amount(

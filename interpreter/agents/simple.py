@@ -1,0 +1,46 @@
+"""Win when possible; otherwise pass on claims, take the last tile, and discard by a fixed order.
+
+The order: the discard that leaves the hand fewest tiles from ready (shanten), ties
+broken towards the tile of highest index.  No kongs, no claims but wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from interpreter import shapes
+from interpreter.engine.actions import Action
+from interpreter.tiles import STANDARD
+
+
+class SimpleAgent:
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def act(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
+        kinds = {a.kind: a for a in legal}
+        for kind in ("win", "take"):
+            if kind in kinds:
+                return kinds[kind]
+        if "void" in kinds:
+            counts = STANDARD.counts(observation["hand"])
+            by_suit = {a: sum(counts[a_suit * 9 : a_suit * 9 + 9]) for a_suit, a in _suits(legal)}
+            return min(by_suit, key=lambda a: (by_suit[a], a.option))
+        discards = [a for a in legal if a.kind == "discard"]
+        if not discards:
+            return kinds.get("pass", legal[0])
+        counts = STANDARD.counts(observation["hand"])
+        keys = shapes.keys_of(counts)
+        melds = len(observation["melds"][observation["seat"]])
+        form = None if melds else "quads"
+        best = min(
+            discards,
+            key=lambda a: (shapes.shanten(shapes.add_tile(keys, a.tile, -1), melds, form), -a.tile),
+        )
+        return best
+
+
+def _suits(legal: Sequence[Action]) -> list[tuple[int, Action]]:
+    letters = [s.letter for s in STANDARD.suits]
+    return [(letters.index(a.option), a) for a in legal if a.kind == "void"]

@@ -1,0 +1,208 @@
+"""What the engine reads from a ruleset, read once before play (no lookups in the hot loop).
+
+Also: does a hand win?  A hand wins when the settlement engine finds at least one hand
+type for it (``interpreter.settle``), the ruleset's ``restrictions`` allow it and its value
+reaches ``scoring.min_value``.  A cheap shape test comes first; it is skipped only for
+rulesets with a hand type whose condition needs no shape (found from its syntax tree).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from dsl import syntax
+from dsl.ruleset import Ruleset
+from dsl.situation import Situation
+from interpreter import shapes
+from interpreter.scenario import Win
+from interpreter.settle import SettlementError, WinResult, hand_types
+from interpreter.tiles import RANKS, STANDARD
+
+SUIT_INDEX = {suit.letter: i for i, suit in enumerate(STANDARD.suits)}
+CLAIM_KINDS = ("win", "kong", "pung", "chow")
+SHAPE_FUNCTIONS = ("standard", "seven_pairs")
+
+
+def needs_shape(node: syntax.Node) -> bool:
+    """True when the condition can hold only if ``standard()`` or ``seven_pairs()`` holds."""
+    if isinstance(node, syntax.Call):
+        return node.function in SHAPE_FUNCTIONS
+    if isinstance(node, syntax.Binary):
+        if node.op == "and_":
+            return needs_shape(node.left) or needs_shape(node.right)
+        if node.op == "or_":
+            return needs_shape(node.left) and needs_shape(node.right)
+        return False
+    if isinstance(node, syntax.If):
+        return needs_shape(node.then) and needs_shape(node.otherwise)
+    if isinstance(node, syntax.Literal):
+        return node.value is False
+    return False
+
+
+def _trivial(expression: Any) -> bool:
+    return expression is None or getattr(expression, "text", None) == "true"
+
+
+@dataclass(frozen=True)
+class Replacement:
+    name: str
+    source: str  # tail, front, dice_stack
+    order: str
+    dice: str
+    when_missing: str
+    tiles: int
+    requires_ready: bool
+    locks_hand: bool
+    unused_discarded: bool
+    unused_claimable: bool
+    min_wall: int
+    self_draw: bool
+
+    @property
+    def into_hand(self) -> bool:
+        """A single tile that is kept joins the hand like a draw; others are shown apart."""
+        return self.tiles == 1 and not self.unused_discarded
+
+
+class Rules:
+    """The ruleset's mechanics as plain attributes."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        rs = ruleset
+        self.ruleset = rs
+        self.id = rs.id
+        self.options = rs.option_values
+        players = rs.get("players") or {}
+        self.players = int(players.get("count", 4))
+        self.dealer_tiles = int(players.get("dealer_tiles", 14))
+        self.other_tiles = int(players.get("other_tiles", 13))
+        tiles = rs.get("tiles") or {}
+        if tiles.get("honours"):
+            raise NotImplementedError("honour tiles are not in the engine's tile set yet")
+        self.suits = tuple(SUIT_INDEX[s] for s in tiles.get("suits", ("m", "p", "s")))
+        self.ranks = int(tiles.get("ranks", RANKS))
+        self.copies = int(tiles.get("copies", 4))
+        self.all_tiles = tuple(
+            suit * RANKS + rank
+            for suit in self.suits
+            for rank in range(self.ranks)
+            for _ in range(self.copies)
+        )
+        claims = rs.get("claims") or {}
+        self.claims: dict[str, tuple[str, Any]] = {}
+        for kind in CLAIM_KINDS:
+            spec = claims.get(kind) or {}
+            if spec.get("allowed", True):
+                when = spec.get("when")
+                self.claims[kind] = (
+                    spec.get("from", "previous" if kind == "chow" else "any"),
+                    None if _trivial(when) else when,
+                )
+        self.priority = tuple(k for k in claims.get("priority", CLAIM_KINDS) if k in self.claims)
+        self.multiple_winners = claims.get("multiple_winners", "all")
+        kongs = rs.get("kongs") or {}
+        self.rob_added = bool(kongs.get("rob_added", True))
+        self.rob_concealed = bool(kongs.get("rob_concealed", False))
+        self.concealed_shown = bool(kongs.get("concealed_shown", True))
+        self.replacements = tuple(
+            Replacement(
+                name=name,
+                source=spec.get("from", "tail"),
+                order=spec.get("order", "top_then_bottom"),
+                dice=spec.get("dice", "total"),
+                when_missing=spec.get("when_missing", "reroll"),
+                tiles=int(spec.get("tiles", 1)),
+                requires_ready=bool(spec.get("requires_ready", False)),
+                locks_hand=bool(spec.get("locks_hand", False)),
+                unused_discarded=spec.get("unused_tiles", "kept") == "discarded",
+                unused_claimable=bool(spec.get("unused_claimable", True)),
+                min_wall=int(spec.get("min_wall", 0)),
+                self_draw=bool(spec.get("counts_as_self_draw", True)),
+            )
+            for name, spec in (kongs.get("replacement") or {}).items()
+        )
+        if not self.replacements:  # a kong still needs a tile: one from the tail
+            self.replacements = (
+                Replacement("replacement", "tail", "top_then_bottom", "total", "reroll", 1,
+                            False, False, False, True, 0, True),
+            )  # fmt: skip
+        self.kongs_allowed = "kong" in self.claims  # claims.kong.allowed governs every kong
+        restrictions = rs.get("restrictions") or {}
+        self.missed_win = restrictions.get("missed_win", "none")
+        self.missed_win_until = restrictions.get("missed_win_until", "own_draw")
+        self.void_suit = bool(restrictions.get("void_suit", False))
+        self.declare_void = bool(restrictions.get("declare_void", False))
+        self.must_win_last = int(restrictions.get("must_win_last", 0))
+        requires = restrictions.get("win_requires")
+        self.win_requires = None if _trivial(requires) else requires
+        wall_end = rs.get("wall_end") or {}
+        self.reserved = int(wall_end.get("reserved", 0))
+        self.last_tiles = int(wall_end.get("last_tiles", 0))
+        self.roams = bool(wall_end.get("roams", False)) and self.last_tiles > 0
+        self.offered_to = wall_end.get("offered_to", "all")
+        self.taker_pays = bool(wall_end.get("taker_pays_if_robbed", False))
+        self.mode = (rs.get("game_end") or {}).get("mode", "first_win")
+        self.min_value = int((rs.get("scoring") or {}).get("min_value", 0))
+        birds = rs.get("birds") or {}
+        self.bird_count = birds.get("count") if birds else None
+        self.birds_on_last = birds.get("on_last_tile", "last_tiles") if birds else "last_tiles"
+        dealer = rs.get("dealer") or {}
+        self.first_dealer = dealer.get("first", "random")
+        self.next_dealer = dealer.get("next")
+        self.kong_payments = bool(rs.get("kong_payments"))
+        self.opening_hands = bool((rs.get("opening_hands") or {}).get("allowed", False))
+        hands: Mapping[str, Any] = rs.get("hands") or {}
+        self.shape_free = tuple(
+            spec["when"]
+            for spec in hands.values()
+            if spec.get("enabled", True) and not needs_shape(spec["when"].ast)
+        )
+
+    # --- does it win ------------------------------------------------------------------------
+
+    def shape_ok(self, keys: tuple[int, ...], melds: int) -> bool:
+        return shapes.is_complete(keys) or (
+            melds == 0 and shapes.seven_pairs(keys, "quads") is not None
+        )
+
+    def win_value(self, situation: Situation, void: int | None, shaped: bool) -> int | None:
+        """The hand's combined value if it wins in ``situation``, else None.
+
+        ``shaped``: the hand is complete or seven pairs (``shape_ok``), worked out by the caller.
+        """
+        keys = situation.keys
+        if not shaped and not any(when(situation) for when in self.shape_free):
+            return None
+        if self.void_suit or void is not None:
+            suits = {i for i, key in enumerate(keys) if key}
+            suits.update(m.tile // RANKS for m in situation.melds)
+            if void is not None and void in suits:
+                return None
+            if self.void_suit and len(suits) >= len(self.suits):
+                return None
+        if self.win_requires is not None and not self.win_requires(situation):
+            return None
+        result = self.hand_types(situation)
+        if result is None or result.total < self.min_value:
+            return None
+        return result.total
+
+    def hand_types(self, situation: Situation) -> WinResult | None:
+        assert situation.win_tile is not None
+        win = Win(situation.winner, (), situation.melds, (situation.win_tile,),
+                  situation.discarder, frozenset(), _NOWHERE)  # fmt: skip
+        try:
+            return hand_types(self.ruleset, (situation,), win)
+        except SettlementError:
+            return None
+
+
+class _Nowhere:
+    def __str__(self) -> str:
+        return "<engine>"
+
+
+_NOWHERE: Any = _Nowhere()
