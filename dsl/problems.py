@@ -166,4 +166,3 @@ def nearest(name: str, candidates: Iterable[str]) -> str:
         return found[0]
     prefixed = [c for c in pool if name and (c.startswith(name) or name.startswith(c)) and c]
     return min(prefixed, key=len) if len(prefixed) == 1 else ""
-
