@@ -73,6 +73,7 @@ class Situation:
     winner: int = 0
     discarder: int | None = None
     dealer: int = 0
+    dealers: frozenset[int] | None = None
     payer: int | None = None
     payee: int | None = None
     claimer: int | None = None
@@ -109,6 +110,12 @@ class Situation:
             object.__setattr__(self, "players_in_game", frozenset(range(self.players)))
         if self.winners is None:
             object.__setattr__(self, "winners", frozenset({self.winner}))
+        if self.dealers is None:
+            object.__setattr__(self, "dealers", frozenset({self.dealer}))
+        if any(not 0 <= seat < self.players for seat in self.dealers):
+            raise ValueError(
+                f"dealers {sorted(self.dealers)} are not all seats 0..{self.players - 1}"
+            )
 
     @classmethod
     def from_notation(

@@ -1297,6 +1297,13 @@ STRUCTURE = Record(
                 default=False,
             ),
             Field(
+                "fixed_bonus",
+                Expr("payment", "int"),
+                "Added per payer after birds and never multiplied by them (e.g. between two "
+                "dealers under 通庄).",
+                default=0,
+            ),
+            Field(
                 "cap",
                 Expr("payment", "int"),
                 "Most a payer pays for one win (0: no cap).",

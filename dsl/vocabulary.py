@@ -160,6 +160,12 @@ CONSTANTS = (
 GAME = (
     NameEntry("players", INT, "number of players in the game", lambda s: s.players),
     NameEntry("dealer", SEAT, "the dealer's seat (庄家)", lambda s: s.dealer),
+    NameEntry(
+        "dealers",
+        collection(SEAT),
+        "every seat that deals this hand: the dealer, and more where several do (通庄)",
+        lambda s: s.dealers,
+    ),
 )
 
 WIN_SEATS = (

@@ -21,9 +21,9 @@ FORMAT_VERSION = 1
 CONTEXTS = ("kong_draw", "kong_discard", "robbing_kong", "last_tile", "first_turn", "opening")
 KONG_KINDS = ("direct", "added", "concealed")
 KEYS = (
-    "version", "ruleset", "options", "players", "dealer", "wins", "birds", "bird_dice", "kongs",
-    "in_game", "unfinished", "source", "quote", "note", "expect", "document_arithmetic_wrong",
-    "unsupported",
+    "version", "ruleset", "options", "players", "dealer", "dealers", "wins", "birds",
+    "bird_dice", "kongs", "in_game", "unfinished", "source", "quote", "note", "expect",
+    "document_arithmetic_wrong", "unsupported",
 )  # fmt: skip
 WIN_KEYS = ("seat", "hand", "melds", "win_tile", "win_tiles", "from", "context", "note")
 
@@ -82,6 +82,12 @@ class Scenario:
     """Players still in when the wall ran out, for the end-of-wall checks (查叫, 花猪)."""
     raw: dict[str, Any]
     """The plain data of the file, test-only keys included."""
+    dealers: frozenset[int] = frozenset()
+    """Every seat dealing this hand: the dealer, and more under several-dealer rules (通庄)."""
+
+    def __post_init__(self) -> None:
+        if not self.dealers:
+            object.__setattr__(self, "dealers", frozenset({self.dealer}))
 
     def settings(self) -> list[str]:
         """The scenario's options as ``name=value`` settings for loading the ruleset."""
@@ -121,6 +127,12 @@ class _Reader:
         del version
         players = self.integer(root, "players", 4, 2, 4)
         dealer = self.integer(root, "dealer", 0, 0, players - 1)
+        dealers = frozenset({dealer})
+        dealers_node = root.value.get("dealers")
+        if dealers_node is not None:
+            dealers = frozenset(self.seat(n, players) for n in self.sequence(dealers_node))
+            if dealer not in dealers:
+                self.error(f"dealers must include the dealer, seat {dealer}", dealers_node)
         ruleset = root.value.get("ruleset")
         if ruleset is not None and not isinstance(ruleset.value, str):
             self.error(
@@ -149,6 +161,7 @@ class _Reader:
             options={} if options is None or options.kind != "map" else options.plain(),
             players=players,
             dealer=dealer,
+            dealers=dealers,
             wins=tuple(wins),
             birds=tuple(t for t, _ in birds),
             bird_dice=tuple(dice),

@@ -163,6 +163,7 @@ def _situation(
         winner=win.seat,
         discarder=win.discarder,
         dealer=scenario.dealer,
+        dealers=scenario.dealers,
         players=scenario.players,
         players_in_game=scenario.in_game,
         winners=winners,
@@ -228,6 +229,7 @@ def _bird_hits(ruleset: Ruleset, scenario: Scenario, options: Mapping[str, Any])
     base = Situation(
         keys=(0, 0, 0),
         dealer=scenario.dealer,
+        dealers=scenario.dealers,
         players=scenario.players,
         options=options,
         winner=first.seat if first else 0,
@@ -283,6 +285,10 @@ def _win_payments(ruleset: Ruleset, situation: Situation, result: WinResult) -> 
         if self_draw_bonus and after:
             amount += self_draw_bonus
             reasons.append(f"self-draw bonus {self_draw_bonus:+d} after birds")
+        fixed_bonus = int(payment["fixed_bonus"](one))
+        if fixed_bonus:
+            amount += fixed_bonus
+            reasons.append(f"fixed bonus {fixed_bonus:+d}, not doubled by birds")
         if cap and cap_after_birds and amount > cap:
             amount = cap
             reasons.append(f"capped at {cap}")
@@ -299,6 +305,7 @@ def _kong_payments(ruleset: Ruleset, scenario: Scenario, kong: Kong) -> list[Pay
     situation = Situation(
         keys=(0, 0, 0),
         dealer=scenario.dealer,
+        dealers=scenario.dealers,
         players=scenario.players,
         players_in_game=scenario.in_game,
         options=ruleset.option_values,
@@ -356,6 +363,7 @@ def _end_of_wall(
     base = Situation(
         keys=(0, 0, 0),
         dealer=scenario.dealer,
+        dealers=scenario.dealers,
         players=scenario.players,
         players_in_game=still_in,
         options=ruleset.option_values,
