@@ -51,6 +51,8 @@ class Payment:
     payee: int
     amount: int
     reasons: tuple[str, ...]
+    cap: int = 0
+    """The cap that applied to a win's payment (0: none)."""
 
 
 @dataclass(frozen=True)
@@ -295,7 +297,7 @@ def _win_payments(ruleset: Ruleset, situation: Situation, result: WinResult) -> 
         if amount < 0:
             raise SettlementError(f"{ruleset.id} makes seat {payer} pay {amount}: {reasons}")
         if amount:
-            made.append(Payment(payer, result.seat, amount, tuple(reasons)))
+            made.append(Payment(payer, result.seat, amount, tuple(reasons), cap))
     return made
 
 
