@@ -216,6 +216,18 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
     return WinResult(win.seat, win.win_tiles[0], hands, total)
 
 
+def _table(scenario: Scenario, options: Mapping[str, Any], **seats: Any) -> Situation:
+    """A situation about the table rather than a hand: seats, dealers, options."""
+    return Situation(
+        keys=(0, 0, 0),
+        dealer=scenario.dealer,
+        dealers=scenario.dealers,
+        players=scenario.players,
+        options=options,
+        **seats,
+    )
+
+
 def _display_name(name: Any, fallback: str) -> str:
     if isinstance(name, Mapping):
         return str(name.get("zh") or name.get("en") or fallback)
@@ -228,12 +240,9 @@ def _bird_hits(ruleset: Ruleset, scenario: Scenario, options: Mapping[str, Any])
     if not birds:
         return {}
     first = scenario.wins[0] if scenario.wins else None
-    base = Situation(
-        keys=(0, 0, 0),
-        dealer=scenario.dealer,
-        dealers=scenario.dealers,
-        players=scenario.players,
-        options=options,
+    base = _table(
+        scenario,
+        options,
         winner=first.seat if first else 0,
         discarder=first.discarder if first else None,
     )
@@ -304,13 +313,10 @@ def _win_payments(ruleset: Ruleset, situation: Situation, result: WinResult) -> 
 def _kong_payments(ruleset: Ruleset, scenario: Scenario, kong: Kong) -> list[Payment]:
     """Kong money (刮风下雨) for one declared kong, from the ruleset's kong_payments."""
     made = []
-    situation = Situation(
-        keys=(0, 0, 0),
-        dealer=scenario.dealer,
-        dealers=scenario.dealers,
-        players=scenario.players,
+    situation = _table(
+        scenario,
+        ruleset.option_values,
         players_in_game=scenario.in_game,
-        options=ruleset.option_values,
         kong_seat=kong.seat,
         provider=kong.provider,
     )
@@ -362,14 +368,7 @@ def _end_of_wall(
         for h in scenario.unfinished
         if h.seat not in pigs and _winning_tiles(ruleset, end, h)
     }
-    base = Situation(
-        keys=(0, 0, 0),
-        dealer=scenario.dealer,
-        dealers=scenario.dealers,
-        players=scenario.players,
-        players_in_game=still_in,
-        options=ruleset.option_values,
-    )
+    base = _table(scenario, ruleset.option_values, players_in_game=still_in)
     made: list[Payment] = []
     pig_rule = rules.get("flower_pig") or {}
     if pig_rule.get("enabled"):
