@@ -23,7 +23,7 @@ class Action(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
         if self.tile >= 0:
-            out["tile"] = STANDARD.name(self.tile)
+            out["tile"] = _NAMES[self.tile]
         if self.option:
             out["option"] = self.option
         return out
@@ -46,3 +46,6 @@ class Action(NamedTuple):
 
 
 PASS = Action("pass")
+_NAMES = tuple(STANDARD.name(t) for t in range(STANDARD.kinds))
+DISCARDS = tuple(Action("discard", t) for t in range(STANDARD.kinds))
+"""The discard of each tile (actions are values: one of each is enough)."""

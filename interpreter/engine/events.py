@@ -18,7 +18,7 @@ from dsl.ruleset import Ruleset
 
 SCHEMA_VERSION = 1
 TYPES = (
-    "start", "deal", "phase", "act", "draw", "discard", "claim", "kong", "replacement",
+    "start", "deal", "opening", "phase", "act", "draw", "discard", "claim", "kong", "replacement",
     "win", "bird", "payment", "end",
 )  # fmt: skip
 

@@ -29,6 +29,15 @@ def narrate(events: Iterable[dict[str, Any]], unicode: bool = False) -> str:
         elif kind == "deal":
             lines.append(f"dice {event['dice'][0]}+{event['dice'][1]}, {event['wall']} tiles left")
             lines.extend(f"  seat {i}: {tiles(h)}" for i, h in enumerate(event["hands"]))
+        elif kind == "opening":
+            found = ", ".join(h["name"] for h in event["hands"])
+            birds = [tiles(t) for t in event["birds"]] + [f"die {d}" for d in event["dice"]]
+            hits = ", ".join(f"seat {s} x{n}" for s, n in event["hits"].items())
+            lines.append(
+                f"seat {seat} holds an opening hand: {found}"
+                + (f"; birds {' '.join(birds)}: {hits or 'no hits'}" if birds else "")
+                + ("; paid at the end" if event["settle"] == "at_end" else "")
+            )
         elif kind == "draw":
             last = " (last tile)" if event.get("last_tile") else ""
             lines.append(f"seat {seat} draws {tiles(event['tile'])}{last}")

@@ -2,8 +2,10 @@
 
 Also: does a hand win?  A hand wins when the settlement engine finds at least one hand
 type for it (``interpreter.settle``), the ruleset's ``restrictions`` allow it and its value
-reaches ``scoring.min_value``.  A cheap shape test comes first; it is skipped only for
-rulesets with a hand type whose condition needs no shape (found from its syntax tree).
+reaches ``scoring.min_value``.  A cheap shape test comes first; for rulesets with a hand
+type whose condition needs no shape (found from its syntax tree), a hand that fails it is
+next judged by each such condition's cheap necessary condition (``prefilter``), and only
+then by the condition itself.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 from dsl import syntax
 from dsl.ruleset import Ruleset
 from dsl.situation import Situation
-from interpreter import shapes
+from interpreter import prefilter, shapes
 from interpreter.scenario import Win
 from interpreter.settle import SettlementError, WinResult, hand_types
 from interpreter.tiles import RANKS, STANDARD
@@ -160,6 +162,10 @@ class Rules:
             for spec in hands.values()
             if spec.get("enabled", True) and not needs_shape(spec["when"].ast)
         )
+        forms = [prefilter.necessary(when.ast) for when in self.shape_free]
+        self.unshaped_need: prefilter.Need | None = prefilter.any_of(forms)
+        self._quads = prefilter.uses(forms, "roots")
+        """Passes when a shape-free hand type may hold; None when one has no cheap test."""
 
     # --- does it win ------------------------------------------------------------------------
 
@@ -168,13 +174,31 @@ class Rules:
             melds == 0 and shapes.seven_pairs(keys, "quads") is not None
         )
 
+    def quads_of(self, keys: tuple[int, ...]) -> int:
+        """Tiles held four times in ``keys``, when a cheap test needs it (else 0)."""
+        if not self._quads:
+            return 0
+        _, pairs, distinct, _ = shapes._tally(keys)
+        return pairs - distinct
+
+    def may_win_unshaped(self, probe: prefilter.Probe) -> bool:
+        """False when no shape-free hand type can hold (a cheap test; True: maybe)."""
+        need = self.unshaped_need
+        if need is None:
+            return bool(self.shape_free)
+        return need(probe)
+
     def win_value(self, situation: Situation, void: int | None, shaped: bool) -> int | None:
         """The hand's combined value if it wins in ``situation``, else None.
 
         ``shaped``: the hand is complete or seven pairs (``shape_ok``), worked out by the caller.
         """
         keys = situation.keys
-        if not shaped and not any(when(situation) for when in self.shape_free):
+        if not shaped and (
+            not self.shape_free
+            or not self.may_win_unshaped(prefilter.probe_of_situation(situation))
+            or not any(when(situation) for when in self.shape_free)
+        ):
             return None
         if self.void_suit or void is not None:
             suits = {i for i, key in enumerate(keys) if key}

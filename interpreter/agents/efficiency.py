@@ -1,0 +1,178 @@
+"""The efficiency bot (牌效率): the fastest way to a ready hand, by the discard table.
+
+Decisions, in order:
+
+- **win** whenever it may;
+- **discard** the tile the discard table (``interpreter.discards.discard_table``) ranks
+  first: fewest tiles from ready (shanten), then most live accepted tiles, counting as
+  gone every copy it can see (discards, exposed melds, kong tiles).  When a win must lack
+  a suit, or a void suit was declared, it gives up the suit it holds least and throws
+  that suit first;
+- **claim** a pung, chow or kong only when the hand after it (and after its best discard)
+  is nearer to ready, or as near with more live accepted tiles;
+- **kong** in turn by ``kong_policy``: ``"never"``, ``"always"``, or ``"no_worse"`` (the
+  default: when the hand is no further from ready afterwards);
+  ``kong_option`` picks the replacement draw by its index among those offered (0: the
+  first the ruleset lists);
+- **take** the last tile (海底) only when ready; **void** (定缺) the suit held least.
+
+Parameters: ``seed`` (kept for the contract; the bot has no randomness), ``kong_policy``,
+``kong_option``.  A fallback ``ruleset`` may be given for observations without one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from dsl.ruleset import Ruleset
+from interpreter import shapes
+from interpreter.agents import reading
+from interpreter.agents.reading import View
+from interpreter.discards import DiscardOption, discard_table
+from interpreter.engine.actions import PASS, Action
+
+KONG_POLICIES = ("never", "always", "no_worse")
+
+
+class EfficiencyAgent:
+    def __init__(
+        self,
+        seed: int = 0,
+        kong_policy: str = "no_worse",
+        kong_option: int = 0,
+        ruleset: Ruleset | None = None,
+    ) -> None:
+        if kong_policy not in KONG_POLICIES:
+            raise ValueError(f"kong_policy {kong_policy!r}: expected one of {KONG_POLICIES}")
+        self.seed = seed
+        self.kong_policy = kong_policy
+        self.kong_option = int(kong_option)
+        self.ruleset = ruleset
+
+    # --- what every decision needs ------------------------------------------------------------
+
+    def _setup(self, obs: dict[str, Any]) -> tuple[View, Any, int | None, list[int]]:
+        ruleset = reading.ruleset_of(obs, self.ruleset)
+        facts = reading.facts(ruleset) if ruleset is not None else None
+        view = View.of(obs)
+        suits = facts.suits if facts else (0, 1, 2)
+        void = reading.void_target(view, suits, bool(facts and facts.void_suit))
+        return view, facts, void, reading.blind_visible(view, void)
+
+    def form(self, facts: Any, melds: int) -> shapes.SevenPairsForm | None:
+        return reading.form_for(melds, facts.form if facts else "quads")
+
+    def table(self, view: View, facts: Any, visible: Sequence[int]) -> list[DiscardOption]:
+        m = len(view.melds)
+        return discard_table(view.keys, m, visible, self.form(facts, m))
+
+    # --- the contract -------------------------------------------------------------------------
+
+    def act(self, obs: dict[str, Any], legal: Sequence[Action]) -> Action:
+        kinds = reading.by_kind(legal)
+        if "win" in kinds:
+            return kinds["win"][0]
+        if "void" in kinds:
+            return reading.void_choice(View.of(obs), legal)
+        view, facts, void, visible = self._setup(obs)
+        if "take" in kinds:
+            m = len(view.melds)
+            ready = shapes.shanten(view.keys, m, self.form(facts, m)) == 0
+            return kinds["take"][0] if ready else PASS
+        if "discard" in kinds:
+            return self.turn(obs, legal, kinds, view, facts, void, visible)
+        if obs.get("claim") and any(k in kinds for k in ("pung", "chow", "kong")):
+            return self.claim(obs, legal, view, facts, void, visible)
+        return kinds["pass"][0] if "pass" in kinds else legal[0]
+
+    def discard(
+        self,
+        obs: dict[str, Any],
+        legal: Sequence[Action],
+        view: View,
+        facts: Any,
+        void: int | None,
+        visible: Sequence[int],
+    ) -> Action:
+        allowed = {a.tile for a in legal if a.kind == "discard"}
+        row = reading.first_legal(self.table(view, facts, visible), allowed, void, view.counts)
+        return Action("discard", row.discard)
+
+    def turn(
+        self,
+        obs: dict[str, Any],
+        legal: Sequence[Action],
+        kinds: dict[str, list[Action]],
+        view: View,
+        facts: Any,
+        void: int | None,
+        visible: Sequence[int],
+    ) -> Action:
+        choice = self.discard(obs, legal, view, facts, void, visible)
+        kongs = [a for a in kinds.get("kong", ()) if a.tile // 9 != void]
+        if kongs and self.kong_policy != "never":
+            tiles = sorted({a.tile for a in kongs})
+            for t in tiles:
+                options = [a for a in kongs if a.tile == t]
+                pick = options[min(self.kong_option, len(options) - 1)]
+                if self.kong_policy == "always":
+                    return pick
+                keys, melds, _ = reading.self_kong_keys(view, t)
+                after, _ = reading.live_accepted(
+                    view, keys, len(melds), self.form(facts, len(melds)), visible
+                )
+                now = shapes.shanten(
+                    shapes.add_tile(view.keys, choice.tile, -1),
+                    len(view.melds),
+                    self.form(facts, len(view.melds)),
+                )
+                if after <= now:
+                    return pick
+        return choice
+
+    def claim(
+        self,
+        obs: dict[str, Any],
+        legal: Sequence[Action],
+        view: View,
+        facts: Any,
+        void: int | None,
+        visible: Sequence[int],
+    ) -> Action:
+        tile = obs["claim"]["tile"]
+        if void is not None and tile // 9 == void:
+            return PASS
+        m = len(view.melds)
+        form = self.form(facts, m)
+        s_now = shapes.shanten(view.keys, m, form)
+        candidates = []
+        for a in legal:
+            if a.kind not in ("pung", "chow", "kong"):
+                continue
+            if a.kind == "kong" and self.kong_policy == "always":
+                return a
+            if a.kind == "kong" and self.kong_policy == "never":
+                continue
+            keys, _ = reading.claim_keys(view.keys, a, tile)
+            # A hand that must discard is as near to ready as its best discard leaves it.
+            if shapes.shanten_standard(keys, m + 1) <= s_now:
+                candidates.append((a, keys))
+        if not candidates:
+            return PASS
+        now = reading.live_accepted(view, view.keys, m, form, visible)
+        best: tuple[tuple[int, int], Action] | None = None
+        for a, keys in candidates:
+            if a.kind == "kong":
+                s, live = reading.live_accepted(view, keys, m + 1, None, visible)
+            else:
+                rows = discard_table(keys, m + 1, visible, None)
+                counts = shapes.counts_of(keys)
+                row = reading.first_legal(rows, {r.discard for r in rows}, void, counts)
+                s, live = row.shanten, row.live_total
+            score = (s, -live)
+            if best is None or score < best[0]:
+                best = (score, a)
+        if best is not None and best[0] < (now[0], -now[1]):
+            return best[1]
+        return PASS

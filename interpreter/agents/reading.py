@@ -1,0 +1,335 @@
+"""What a bot reads from its observation, and what it learns once from the ruleset.
+
+:class:`View` is one seat's picture of the table: its concealed tiles as per-suit keys,
+its declared melds, and how many copies of each tile it can see elsewhere (discards,
+exposed melds, kong tiles shown apart).  :class:`RuleFacts` is what a bot learns from
+the ruleset by asking the engine's win test and the settlement engine: whether seven
+pairs win (and whether a four-of-a-kind counts as two pairs), whether a win must lack a
+suit, and what a finished hand is worth to its winner.  No hand type is named here: a
+hand's worth is whatever the ruleset's settlement pays for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from dsl.ruleset import Ruleset
+from dsl.situation import HandMeld, Situation
+from interpreter import shapes
+from interpreter.discards import DiscardOption
+from interpreter.engine.actions import Action
+from interpreter.engine.rules import _NOWHERE, Rules
+from interpreter.scenario import Kong, Scenario, Win
+from interpreter.settle import SettlementError, settle
+from interpreter.shapes import Keys, SevenPairsForm
+from interpreter.tiles import RANKS, STANDARD, Tile
+
+KINDS = STANDARD.kinds
+SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
+
+
+@dataclass
+class View:
+    """One seat's picture of the table, from its observation."""
+
+    seat: int
+    counts: list[int]
+    keys: Keys
+    melds: tuple[HandMeld, ...]
+    visible: list[int]
+    """Copies of each tile seen outside the seat's concealed hand (its own melds included)."""
+    wall: int
+    players: int
+    dealer: int
+    in_game: tuple[bool, ...]
+    void: int | None
+
+    @classmethod
+    def of(cls, obs: dict[str, Any]) -> View:
+        seat = obs["seat"]
+        counts = STANDARD.counts(obs["hand"])
+        visible = [0] * KINDS
+        for tiles in obs["discards"]:
+            for t in tiles:
+                visible[t] += 1
+        for seat_melds in obs["melds"]:
+            for kind, tile, _ in seat_melds:
+                if tile >= 0:
+                    for t in HandMeld(kind, tile, False).tiles:
+                        visible[t] += 1
+        for t in obs.get("kong_tiles", ()):
+            visible[t] += 1
+        melds = tuple(HandMeld(k, t, c) for k, t, c in obs["melds"][seat])
+        return cls(
+            seat,
+            counts,
+            shapes.keys_of(counts),
+            melds,
+            visible,
+            obs["wall"],
+            obs["players"],
+            obs["dealer"],
+            obs["in_game"],
+            obs["void"][seat],
+        )
+
+    def unseen(self, tile: Tile, copies: int = 4) -> int:
+        """Copies of ``tile`` this seat has not seen: still in the wall or in others' hands."""
+        return max(copies - self.counts[tile] - self.visible[tile], 0)
+
+    def unseen_total(self) -> int:
+        return max(sum(self.unseen(t) for t in range(KINDS)), 1)
+
+    def draws_left(self) -> float:
+        """Draws this seat may still expect: its share of the wall."""
+        return self.wall / max(sum(self.in_game), 1)
+
+
+class RuleFacts:
+    """What a bot learns from a ruleset, once (see :func:`facts`)."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.rules = rules = Rules(ruleset)
+        self.copies = rules.copies
+        self.suits = rules.suits
+        self.void_suit = rules.void_suit
+        self._points: dict[tuple[Any, ...], float] = {}
+        self.form: SevenPairsForm | None = None
+        # Seven pairs in two suits (so that a void-suit rule is met), then with a quad.
+        two_suits = "1133557799m2244p"
+        if self._wins_shape(two_suits):
+            self.form = "quads" if self._wins_shape("1111335577m2244p") else "distinct"
+
+    def _wins_shape(self, text: str) -> bool:
+        tiles = STANDARD.parse(text)
+        keys = shapes.keys_of(STANDARD.counts(tiles))
+        for self_draw in (True, False):
+            situation = Situation(
+                keys=keys,
+                win_tile=tiles[-1],
+                self_draw=self_draw,
+                winner=1,
+                dealer=0,
+                discarder=None if self_draw else 2,
+                players=self.rules.players,
+                options=self.rules.options,
+            )
+            if self.rules.win_value(situation, None, self.rules.shape_ok(keys, 0)) is not None:
+                return True
+        return False
+
+    def points(
+        self,
+        view: View,
+        keys: Keys,
+        melds: tuple[HandMeld, ...],
+        tile: Tile,
+        self_draw: bool,
+        context: frozenset[str] = frozenset(),
+    ) -> float:
+        """What the seat would collect by winning with ``keys`` (the winning ``tile`` included),
+        by self-draw or on a discard; 0 when the ruleset would not accept the win."""
+        seat, n = view.seat, view.players
+        in_game = frozenset(s for s in range(n) if view.in_game[s])
+        discarder = None
+        if not self_draw:
+            others = [s for s in range(1, n) if view.in_game[(seat + s) % n]]
+            if not others:
+                return 0.0
+            discarder = (seat + others[-1]) % n  # the 上家: the usual discarder
+        key = (keys, melds, tile, discarder, seat, view.dealer, in_game, view.void, context)
+        found = self._points.get(key)
+        if found is not None:
+            return found
+        rules = self.rules
+        value = 0.0
+        situation = Situation(
+            keys=keys,
+            melds=melds,
+            win_tile=tile,
+            self_draw=self_draw,
+            kong_draw="kong_draw" in context,
+            last_tile="last_tile" in context,
+            winner=seat,
+            discarder=discarder,
+            dealer=view.dealer,
+            players=n,
+            players_in_game=in_game,
+            options=rules.options,
+        )
+        if rules.win_value(situation, view.void, rules.shape_ok(keys, len(melds))) is not None:
+            concealed = tuple(STANDARD.tiles_of(shapes.counts_of(shapes.add_tile(keys, tile, -1))))
+            win = Win(seat, concealed, melds, (tile,), discarder, context, _NOWHERE)
+            scenario = Scenario(
+                path="<bot>",
+                ruleset=self.ruleset.id,
+                options={},
+                players=n,
+                dealer=view.dealer,
+                wins=(win,),
+                birds=(),
+                bird_dice=(),
+                kongs=(),
+                in_game=in_game,
+                unfinished=(),
+                raw={},
+            )
+            try:
+                settlement = settle(self.ruleset, scenario)
+                value = float(sum(p.amount for p in settlement.payments if p.payee == seat))
+            except (SettlementError, ValueError):
+                value = 0.0
+        if len(self._points) > 200_000:
+            self._points.clear()
+        self._points[key] = value
+        return value
+
+    def kong_money(self, view: View, kind: str, provider: int | None) -> float:
+        """What declaring a kong pays this seat at once (kong money), by the settlement."""
+        if not self.rules.kong_payments:
+            return 0.0
+        in_game = frozenset(s for s in range(view.players) if view.in_game[s])
+        scenario = Scenario(
+            path="<bot>",
+            ruleset=self.ruleset.id,
+            options={},
+            players=view.players,
+            dealer=view.dealer,
+            wins=(),
+            birds=(),
+            bird_dice=(),
+            kongs=(Kong(view.seat, kind, provider),),
+            in_game=in_game,
+            unfinished=(),
+            raw={},
+        )
+        try:
+            payments = settle(self.ruleset, scenario).payments
+        except (SettlementError, ValueError):
+            return 0.0
+        return float(sum(p.amount if p.payee == view.seat else -p.amount for p in payments))
+
+
+_FACTS: dict[int, RuleFacts] = {}
+
+
+def facts(ruleset: Ruleset) -> RuleFacts:
+    """The ruleset's facts, learned once per ruleset object."""
+    found = _FACTS.get(id(ruleset))
+    if found is None or found.ruleset is not ruleset:
+        if len(_FACTS) > 64:
+            _FACTS.clear()
+        found = _FACTS[id(ruleset)] = RuleFacts(ruleset)
+    return found
+
+
+def ruleset_of(obs: dict[str, Any], fallback: Ruleset | None) -> Ruleset | None:
+    return obs.get("ruleset") or fallback
+
+
+# --- shape helpers shared by the bots ---------------------------------------------------------
+
+
+def void_target(view: View, suits: Sequence[int], needed: bool) -> int | None:
+    """The suit to give up: the declared void, or (when a win must lack a suit) the suit held
+    least, never one with a declared meld."""
+    if view.void is not None:
+        return view.void
+    if not needed:
+        return None
+    melded = {m.tile // RANKS for m in view.melds}
+    free = [s for s in suits if s not in melded] or list(suits)
+    held = {s: sum(view.counts[s * RANKS : s * RANKS + RANKS]) for s in free}
+    return min(free, key=lambda s: (held[s], -s))
+
+
+def blind_visible(view: View, void: int | None) -> list[int]:
+    """Visible counts with the void suit counted as gone: its tiles help nobody."""
+    if void is None:
+        return view.visible
+    visible = list(view.visible)
+    for t in range(void * RANKS, void * RANKS + RANKS):
+        visible[t] = 4
+    return visible
+
+
+def form_for(melds: int, form: SevenPairsForm | None) -> SevenPairsForm | None:
+    return form if melds == 0 else None
+
+
+def first_legal(
+    rows: Sequence[DiscardOption], legal: set[Tile], void: int | None, counts: Sequence[int]
+) -> DiscardOption:
+    """The best-ranked row whose tile may be discarded; tiles of the void suit go first."""
+    if void is not None and any(counts[void * RANKS : void * RANKS + RANKS]):
+        in_void = [r for r in rows if r.discard // RANKS == void and r.discard in legal]
+        if in_void:
+            return in_void[0]
+    for r in rows:
+        if r.discard in legal:
+            return r
+    raise ValueError("no legal discard in the table")
+
+
+def live_accepted(
+    view: View, keys: Keys, melds: int, form: SevenPairsForm | None, visible: Sequence[int]
+) -> tuple[int, int]:
+    """Shanten of a hand about to draw (3n+1 tiles) and the live copies of the tiles that help."""
+    from interpreter.discards import accepted_tiles
+
+    shanten, masks = accepted_tiles(keys, melds, form)
+    live = 0
+    for suit, mask in enumerate(masks):
+        for rank in range(RANKS):
+            if mask >> rank & 1:
+                t = suit * RANKS + rank
+                live += max(4 - shapes.tile_count(keys, t) - visible[t], 0)
+    return shanten, live
+
+
+def by_kind(legal: Sequence[Action]) -> dict[str, list[Action]]:
+    out: dict[str, list[Action]] = {}
+    for a in legal:
+        out.setdefault(a.kind, []).append(a)
+    return out
+
+
+def claim_keys(keys: Keys, action: Action, tile: Tile) -> tuple[Keys, HandMeld]:
+    """The concealed keys and the new meld after claiming ``tile`` with ``action``."""
+    if action.kind == "chow":
+        for t in (action.tile, action.tile + 1, action.tile + 2):
+            if t != tile:
+                keys = shapes.add_tile(keys, t, -1)
+        return keys, HandMeld("chow", action.tile, False)
+    if action.kind == "pung":
+        return shapes.add_tile(keys, tile, -2), HandMeld("pung", tile, False)
+    return shapes.add_tile(keys, tile, -3), HandMeld("kong", tile, False)
+
+
+def self_kong_keys(view: View, tile: Tile) -> tuple[Keys, tuple[HandMeld, ...], str]:
+    """Keys, melds and kong kind after a kong declared in turn (concealed or added)."""
+    if view.counts[tile] == 4:
+        melds = (*view.melds, HandMeld("kong", tile, True))
+        return shapes.add_tile(view.keys, tile, -4), melds, "concealed"
+    melds = tuple(
+        HandMeld("kong", m.tile, False) if m.kind == "pung" and m.tile == tile else m
+        for m in view.melds
+    )
+    return shapes.add_tile(view.keys, tile, -1), melds, "added"
+
+
+def void_choice(
+    view: View, legal: Sequence[Action], weight: Sequence[float] | None = None
+) -> Action:
+    """定缺: the suit holding fewest tiles (then the least ``weight``, then the lower letter)."""
+    choices = [a for a in legal if a.kind == "void"]
+
+    def cost(a: Action) -> tuple[int, float, str]:
+        s = SUIT_LETTERS.index(a.option)
+        held = sum(view.counts[s * RANKS : s * RANKS + RANKS])
+        return held, weight[s] if weight else 0.0, a.option
+
+    return min(choices, key=cost)

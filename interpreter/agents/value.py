@@ -1,0 +1,528 @@
+"""The value-aware bot: the efficiency bot's speed, weighed against what the ruleset pays.
+
+It values a hand by asking the settlement engine, never by hand-type names:
+
+- a **ready** hand (one tile from a win) is worth, for each wait, what settling that win
+  pays (the ruleset's own ``win`` test first: a wait that does not win is worth nothing),
+  averaged over the live copies of the waits, self-draw and discard mixed;
+- a hand **further away** is weighed against shape *targets*: the plain hand, each single
+  suit, all pungs, seven pairs (when the ruleset's win test accepts them), one suit with
+  pungs or pairs.  Each target's worth is learned by completing the hand greedily within
+  the target and settling the result; its distance is the target's shanten.
+
+A hand's score is (chance to win) × (worth).  The chance is estimated from the distance,
+the live accepted tiles, the draws left and a per-turn ``hazard`` that the hand ends by
+another's win first.  The bot takes the discard of best score unless the efficiency bot's
+choice scores within a factor ``value_threshold`` of it (``1.0``: always the best score;
+large: play for speed and use value only when it is many times larger).  A claim is taken
+when the hand after it scores at least ``claim_margin`` times the hand without it (below 1:
+claims are favoured, as the estimate undervalues the speed they bring).  A kong is
+declared when the hand after it, plus the kong money the settlement pays at once, scores
+better; the replacement draw a ruleset offers (e.g. one tile into the hand, or several
+shown apart) is chosen by the chance that it wins at once and what that win pays.  The
+last tile (海底) is taken when the hand is ready on a wait that wins; the void suit (定缺)
+is the suit held least, ties by fewest pairs.
+
+Parameters: ``seed`` (no randomness is used), ``value_threshold`` (default 3.0),
+``claim_margin`` (default 0.6), ``self_draw_share`` (the share of wins expected by
+self-draw, default 0.4), ``hazard`` (default: 0.1 when the first win ends the hand, 0.04
+when play goes on).  A fallback ``ruleset`` may be given for observations without one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from dsl.ruleset import Ruleset
+from dsl.situation import HandMeld
+from interpreter import shapes
+from interpreter.agents import reading
+from interpreter.agents.reading import RuleFacts, View
+from interpreter.discards import discard_table
+from interpreter.engine.actions import PASS, Action
+from interpreter.shapes import Keys
+from interpreter.suit_tables import RANKS
+from interpreter.tiles import Tile
+
+_FAR = 4  # targets more than this many steps away are not weighed
+_FINAL = {"pairs": (2.0, 1.0), "pungs": (3.0, 1.0), "suit": (3.0, 1.2)}
+"""A target's live winning tiles when ready, and how much claims speed its steps."""
+
+
+class ValueAgent:
+    def __init__(
+        self,
+        seed: int = 0,
+        value_threshold: float = 3.0,
+        self_draw_share: float = 0.4,
+        claim_margin: float = 0.6,
+        hazard: float = -1.0,
+        ruleset: Ruleset | None = None,
+    ) -> None:
+        self.seed = seed
+        self.value_threshold = float(value_threshold)
+        self.self_draw_share = float(self_draw_share)
+        self.claim_margin = float(claim_margin)
+        self.hazard = float(hazard)
+        self.ruleset = ruleset
+        self.worth: dict[Any, float] = {}
+
+    # --- the contract -------------------------------------------------------------------------
+
+    def act(self, obs: dict[str, Any], legal: Sequence[Action]) -> Action:
+        kinds = reading.by_kind(legal)
+        if "win" in kinds:
+            return kinds["win"][0]
+        ruleset = reading.ruleset_of(obs, self.ruleset)
+        if ruleset is None:
+            raise ValueError("the value bot needs the ruleset: in the observation or given")
+        f = reading.facts(ruleset)
+        view = View.of(obs)
+        if "void" in kinds:
+            return reading.void_choice(view, legal, self._suit_worth(view, f))
+        void = reading.void_target(view, f.suits, f.void_suit)
+        visible = reading.blind_visible(view, void)
+        ctx = _Ctx(self, f, view, void, visible)
+        if "take" in kinds:
+            score, _ = ctx.ready_value(view.keys, view.melds)
+            return kinds["take"][0] if score > 0 else PASS
+        if "discard" in kinds:
+            return self._turn(ctx, legal, kinds)
+        if obs.get("claim") and any(k in kinds for k in ("pung", "chow", "kong")):
+            return self._claim(ctx, obs["claim"]["tile"], obs["claim"]["from"], legal)
+        return kinds["pass"][0] if "pass" in kinds else legal[0]
+
+    # --- decisions ----------------------------------------------------------------------------
+
+    def _turn(self, ctx: _Ctx, legal: Sequence[Action], kinds: dict[str, list[Action]]) -> Action:
+        view = ctx.view
+        allowed = {a.tile for a in legal if a.kind == "discard"}
+        choice, score = self._best_discard(ctx, view.keys, view.melds, allowed)
+        best: tuple[float, Action] = (score, Action("discard", choice))
+        for a in kinds.get("kong", ()):
+            if ctx.void is not None and a.tile // RANKS == ctx.void:
+                continue
+            keys, melds, kind = reading.self_kong_keys(view, a.tile)
+            gain = ctx.f.kong_money(view, kind, None) + self._replacement(ctx, keys, melds, a)
+            if gain > best[0] * self.claim_margin:
+                best = (gain, a)
+        return best[1]
+
+    def _best_discard(
+        self, ctx: _Ctx, keys: Keys, melds: tuple[HandMeld, ...], allowed: set[Tile]
+    ) -> tuple[Tile, float]:
+        m = len(melds)
+        rows = discard_table(keys, m, ctx.visible, ctx.form(m))
+        counts = shapes.counts_of(keys)
+        fast = reading.first_legal(rows, allowed, ctx.void, counts)
+        if ctx.void is not None and any(counts[ctx.void * RANKS : ctx.void * RANKS + RANKS]):
+            rows = [r for r in rows if r.discard // RANKS == ctx.void]
+        rows = [r for r in rows if r.discard in allowed and r.shanten <= rows[0].shanten + 1]
+        targets = ctx.targets(keys, melds)
+        scored = [
+            (ctx.score(shapes.add_tile(keys, r.discard, -1), melds, r, targets), r)
+            for r in rows[:8]
+        ]
+        fast_score = next((s for s, r in scored if r.discard == fast.discard), 0.0)
+        top_score, top = max(scored, key=lambda x: (x[0], -x[1].shanten, x[1].live_total))
+        if top_score > fast_score * self.value_threshold:
+            return top.discard, top_score
+        return fast.discard, fast_score
+
+    def _claim(self, ctx: _Ctx, tile: Tile, provider: int, legal: Sequence[Action]) -> Action:
+        view = ctx.view
+        if ctx.void is not None and tile // RANKS == ctx.void:
+            return PASS
+        now = ctx.hand_score(view.keys, view.melds)
+        best: tuple[float, Action] = (now * self.claim_margin, PASS)
+        for a in legal:
+            if a.kind not in ("pung", "chow", "kong"):
+                continue
+            keys, meld = reading.claim_keys(view.keys, a, tile)
+            melds = (*view.melds, meld)
+            if a.kind == "kong":
+                score = ctx.f.kong_money(view, "direct", provider)
+                score += self._replacement(ctx, keys, melds, a)
+            else:
+                allowed = {t for t, n in enumerate(shapes.counts_of(keys)) if n}
+                score = self._best_discard(ctx, keys, melds, allowed)[1]
+            if score > best[0]:
+                best = (score, a)
+        return best[1]
+
+    def _replacement(self, ctx: _Ctx, keys: Keys, melds: tuple[HandMeld, ...], a: Action) -> float:
+        """A kong's hand after its replacement draw: the hand's score, plus for a draw of
+        several tiles shown apart the chance that one of them wins at once."""
+        score = ctx.hand_score(keys, melds)
+        rep = next((r for r in ctx.f.rules.replacements if r.name == a.option), None)
+        if rep is None or rep.into_hand:
+            return score
+        waits = ctx.winning_waits(keys, melds, frozenset(("kong_draw",)))
+        live = sum(n for n, _ in waits)
+        if not live:
+            return 0.0
+        unseen = ctx.view.unseen_total()
+        p_now = 1 - (1 - live / unseen) ** rep.tiles
+        worth = sum(n * v for n, v in waits) / live
+        later = 0.5 * score if rep.locks_hand else score
+        return p_now * worth + (1 - p_now) * later
+
+    def _suit_worth(self, view: View, f: RuleFacts) -> list[float]:
+        """For 定缺 ties: a suit's pairs and pungs, which a one-suit hand would build on."""
+        return [
+            float(sum(n >= 2 for n in view.counts[s * RANKS : s * RANKS + RANKS])) for s in range(3)
+        ]
+
+
+class _Ctx:
+    """One decision's working state: the view, the rules' facts and memoised estimates."""
+
+    def __init__(
+        self, agent: ValueAgent, f: RuleFacts, view: View, void: int | None, visible: list[int]
+    ) -> None:
+        self.agent = agent
+        self.f = f
+        self.view = view
+        self.void = void
+        self.visible = visible
+        self.unseen = view.unseen_total()
+        self.draws = view.draws_left()
+        first_win = f.rules.mode == "first_win"
+        self.hazard = agent.hazard if agent.hazard >= 0 else (0.1 if first_win else 0.04)
+        others = sum(view.in_game) - 1
+        self.sources = 1 + (others if f.rules.claims.get("win") else 0)
+        self._targets: dict[Any, list[tuple[str, int, float]]] = {}
+        self._ready: dict[Any, tuple[float, int]] = {}
+
+    def form(self, melds: int) -> shapes.SevenPairsForm | None:
+        return reading.form_for(melds, self.f.form)
+
+    def live(self, keys: Keys, t: Tile) -> int:
+        return max(4 - shapes.tile_count(keys, t) - self.visible[t], 0)
+
+    def chance(self, distance: int, live: int, final: float = 4.0, claims: float = 1.5) -> float:
+        """The chance to win from ``distance`` steps before ready, racing the others.
+
+        Each step before ready needs one of ``live`` tiles (claims add about ``claims``
+        times the chances of one's own draw); the last step needs one of ``final`` tiles,
+        from a draw or anyone's discard.  Every turn the hand may end by another's win
+        (``hazard``), and the wall bounds the turns left."""
+        if live <= 0 or final <= 0:
+            return 0.0
+        u = self.unseen
+        h = self.hazard
+        steps = distance + 1
+        turns = max(self.draws / steps, 0.5)
+        p = 1.0
+        if distance > 0:
+            q = min(claims * live / u, 0.95)
+            step = q / (q + h - q * h) * (1 - (1 - q) ** turns)
+            p = step**distance
+        q = 1 - (1 - min(final / u, 0.95)) ** self.sources
+        return p * q / (q + h - q * h) * (1 - (1 - q) ** turns)
+
+    def win_value(
+        self,
+        keys: Keys,
+        melds: tuple[HandMeld, ...],
+        t: Tile,
+        context: frozenset[str] = frozenset(),
+    ) -> float:
+        share = self.agent.self_draw_share
+        own = self.f.points(self.view, keys, melds, t, True, context)
+        other = self.f.points(self.view, keys, melds, t, False, context)
+        return share * own + (1 - share) * other
+
+    def winning_waits(
+        self, keys: Keys, melds: tuple[HandMeld, ...], context: frozenset[str] = frozenset()
+    ) -> list[tuple[int, float]]:
+        """For a ready hand: (live copies, worth) of each wait the ruleset accepts."""
+        found = []
+        for t in shapes.waits(keys, self.form(len(melds)), self.f.copies):
+            live = self.live(keys, t)
+            if live:
+                value = self.win_value(shapes.add_tile(keys, t), melds, t, context)
+                if value > 0:
+                    found.append((live, value))
+        return found
+
+    def ready_value(self, keys: Keys, melds: tuple[HandMeld, ...]) -> tuple[float, int]:
+        """A ready hand's (chance × worth, live winning tiles); 0 when not ready or no wait wins."""
+        memo = (keys, melds)
+        found = self._ready.get(memo)
+        if found is None:
+            waits = self.winning_waits(keys, melds)
+            live = sum(n for n, _ in waits)
+            worth = sum(n * v for n, v in waits) / live if live else 0.0
+            found = self._ready[memo] = (self.chance(0, live, live) * worth, live)
+        return found
+
+    def hand_score(self, keys: Keys, melds: tuple[HandMeld, ...]) -> float:
+        """The score of a hand about to draw (3n+1 tiles)."""
+        m = len(melds)
+        if shapes.shanten(keys, m, self.form(m)) == 0:
+            return self.ready_value(keys, melds)[0]
+        s, live = reading.live_accepted(self.view, keys, m, self.form(m), self.visible)
+        return self._far_score(keys, melds, s, live, self.targets(keys, melds))
+
+    def score(
+        self,
+        keys: Keys,
+        melds: tuple[HandMeld, ...],
+        row: Any,
+        targets: list[tuple[str, int, float]],
+    ) -> float:
+        """The score of the hand left by one discard (its discard-table ``row``)."""
+        if row.shanten == 0:
+            return self.ready_value(keys, melds)[0]
+        return self._far_score(keys, melds, row.shanten, row.live_total, targets)
+
+    def _far_score(
+        self,
+        keys: Keys,
+        melds: tuple[HandMeld, ...],
+        s: int,
+        live: int,
+        targets: list[tuple[str, int, float]],
+    ) -> float:
+        best = 0.0
+        counts = shapes.counts_of(keys)
+        for name, suit, worth in targets:
+            d, acc = self._distance(name, suit, keys, counts, melds, s, live)
+            if d is None or d > s + _FAR:
+                continue
+            final, claims = _FINAL.get(name, (4.0, 1.5))
+            best = max(best, self.chance(d, acc, final, claims) * worth)
+        return best
+
+    def _distance(
+        self,
+        name: str,
+        suit: int,
+        keys: Keys,
+        counts: list[int],
+        melds: tuple[HandMeld, ...],
+        s: int,
+        live: int,
+    ) -> tuple[int | None, int]:
+        """A target's shanten for the hand and the live tiles that would bring it nearer."""
+        m = len(melds)
+        if name == "plain":
+            return s, live
+        in_suit = range(suit * RANKS, suit * RANKS + RANKS) if suit >= 0 else range(len(counts))
+        if name == "suit":
+            own = tuple(k if i == suit else 0 for i, k in enumerate(keys))
+            d = shapes.shanten_standard(own, m)
+            acc = sum(self.live(keys, t) for t in in_suit if counts[t] or _near(counts, t))
+            return d, acc
+        held = sorted((counts[t] for t in in_suit if counts[t]), reverse=True)
+        if name == "pungs":
+            k = 4 - m
+            groups = held[:k] + [0] * max(0, k - len(held))
+            pair = held[k] if len(held) > k else 0
+            missing = sum(3 - min(n, 3) for n in groups) + 2 - min(pair, 2)
+            acc = sum(self.live(keys, t) for t in in_suit if 1 <= counts[t] <= 2)
+            return missing - 1, acc
+        if name == "pairs":
+            if m:
+                return None, 0
+            pairs = sum(min(n // 2, 2 if self.f.form == "quads" else 1) for n in held)
+            singles = sum(n % 2 for n in held)
+            missing = 7 - min(pairs, 7)
+            d = missing - 1 + max(0, missing - singles)
+            acc = sum(self.live(keys, t) for t in in_suit if counts[t] % 2)
+            return d, acc
+        return None, 0
+
+    def targets(self, keys: Keys, melds: tuple[HandMeld, ...]) -> list[tuple[str, int, float]]:
+        """(target, suit or -1, worth) for the shape targets this hand might reach."""
+        memo = (keys, melds)
+        found = self._targets.get(memo)
+        if found is not None:
+            return found
+        counts = shapes.counts_of(keys)
+        m = len(melds)
+        found = []
+        melded_suits = {x.tile // RANKS for x in melds}
+        only_pungs = all(x.kind != "chow" for x in melds)
+        suits = [s for s in self.f.suits if s != self.void]
+        plain = self._complete(keys, melds, None, "plain")
+        found.append(("plain", -1, max(plain, self._base(melds))))
+        for suit in suits:
+            if melded_suits - {suit}:
+                continue
+            if sum(counts[suit * RANKS : suit * RANKS + RANKS]) < 6 + 3 * m // 2:
+                continue
+            for name in (
+                "suit",
+                *(("pungs",) if only_pungs else ()),
+                *(("pairs",) if m == 0 and self.f.form else ()),
+            ):
+                worth = self._complete(keys, melds, suit, name)
+                if worth > 0:
+                    found.append((name, suit, worth))
+        for name in ("pungs", "pairs"):
+            if (name == "pungs" and not only_pungs) or (name == "pairs" and (m or not self.f.form)):
+                continue
+            worth = self._complete(keys, melds, None, name)
+            if worth > 0:
+                found.append((name, -1, worth))
+        self._targets[memo] = found
+        return found
+
+    def _base(self, melds: tuple[HandMeld, ...]) -> float:
+        """A floor for the plain target when its greedy completion does not win: what a
+        plain two-suit hand with a middle pair pays this seat (learned once per standing)."""
+        view = self.view
+        memo = ("base", melds, view.seat, view.dealer, view.in_game, view.void, self.f.ruleset.id)
+        found = self.agent.worth.get(memo)
+        if found is None:
+            found = 0.0
+            for probe in _PROBES:
+                done = _probe_keys(probe, melds, self.void)
+                if done is not None:
+                    found = self.win_value(done[0], melds, done[1])
+                    if found > 0:
+                        break
+            self.agent.worth[memo] = found
+        return found
+
+    def _complete(
+        self, keys: Keys, melds: tuple[HandMeld, ...], suit: int | None, name: str
+    ) -> float:
+        """Complete the hand greedily within a target and settle it: its worth, or 0.
+
+        Kept per (target, declared melds, seat's standing) for the bot's life: a target's
+        worth hardly changes with the tiles that make it, and settling is the dear part."""
+        view = self.view
+        memo = (
+            name,
+            suit,
+            melds,
+            view.seat,
+            view.dealer,
+            view.in_game,
+            view.void,
+            self.f.ruleset.id,
+        )
+        found = self.agent.worth.get(memo)
+        if found is None:
+            found = self._complete_now(keys, melds, suit, name)
+            if found > 0 or name != "plain":
+                if len(self.agent.worth) > 50_000:
+                    self.agent.worth.clear()
+                self.agent.worth[memo] = found
+        return found
+
+    def _complete_now(
+        self, keys: Keys, melds: tuple[HandMeld, ...], suit: int | None, name: str
+    ) -> float:
+        done = _completion(keys, len(melds), suit, name, self.f.form, self.visible, self.void)
+        if done is None:
+            return 0.0
+        full, tile = done
+        if any(n > 4 for n in shapes.counts_of(full)):
+            return 0.0
+        return self.win_value(full, melds, tile)
+
+
+_PROBES = ("234m456m678p345p55p", "234m456m678p345p22p", "234m456m678p345p88p")
+
+
+def _probe_keys(
+    text: str, melds: tuple[HandMeld, ...], void: int | None
+) -> tuple[Keys, Tile] | None:
+    """A plain probe hand shaped for the declared melds and away from the void suit."""
+    from interpreter.tiles import STANDARD
+
+    tiles = STANDARD.parse(text)
+    if void is not None:
+        suits = [s for s in range(3) if s != void]
+        tiles = [suits[t // RANKS] * RANKS + t % RANKS for t in tiles]
+    tiles = tiles[3 * len(melds) :]
+    counts = STANDARD.counts(tiles)
+    for m in melds:
+        for t in m.tiles:
+            if counts[t] + 1 > 4:
+                return None
+    return shapes.keys_of(counts), tiles[-1]
+
+
+def _near(counts: list[int], t: Tile) -> bool:
+    r = t % RANKS
+    return any(0 <= r + d < RANKS and counts[t + d] for d in (-2, -1, 1, 2))
+
+
+def _completion(
+    keys: Keys,
+    m: int,
+    suit: int | None,
+    name: str,
+    form: Any,
+    visible: Sequence[int],
+    void: int | None,
+) -> tuple[Keys, Tile] | None:
+    """A complete hand near ``keys`` within the target, and the tile that completes it last."""
+    counts = shapes.counts_of(keys)
+    allowed = [
+        t
+        for t in range(len(counts))
+        if (suit is None or t // RANKS == suit) and (void is None or t // RANKS != void)
+    ]
+    size = 3 * (4 - m) + 2
+    if name in ("pungs", "pairs"):
+        order = sorted(allowed, key=lambda t: (-counts[t], -(4 - counts[t] - visible[t]), t))
+        if name == "pungs":
+            groups = [(t, 3) for t in order[: 4 - m]] + [(order[4 - m], 2)]
+        else:
+            groups = [(t, 2) for t in order[:7]]
+        full = [0] * len(counts)
+        last = -1
+        for t, n in groups:
+            full[t] = n
+            if counts[t] < n:
+                last = t
+        if last < 0:
+            last = groups[-1][0]
+        return shapes.keys_of(full), last
+    # Greedy: throw tiles outside the target, then the table's first; draw the accepted
+    # tile with most live copies; until complete.
+    hand = list(counts)
+    blocked = list(visible)
+    for t in range(len(counts)):
+        if t not in allowed:
+            blocked[t] = 4
+    keys = shapes.keys_of(hand)
+    last = -1
+    for _ in range(12):
+        n = sum(hand)
+        if n == size:
+            if shapes.is_complete(keys) or (
+                form and m == 0 and shapes.seven_pairs(keys, form) is not None
+            ):
+                return keys, last if last >= 0 else next(t for t in allowed if hand[t])
+            outside = [t for t in range(len(hand)) if hand[t] and t not in allowed]
+            if outside:
+                out = outside[0]
+            else:
+                out = discard_table(keys, m, blocked, form if m == 0 else None)[0].discard
+            hand[out] -= 1
+            keys = shapes.add_tile(keys, out, -1)
+            continue
+        from interpreter.discards import accepted_tiles
+
+        _, masks = accepted_tiles(keys, m, form if m == 0 else None)
+        options = [
+            s * RANKS + r for s, mask in enumerate(masks) for r in range(RANKS) if mask >> r & 1
+        ]
+        options = [t for t in options if t in allowed and hand[t] < 4]
+        if not options:
+            return None
+        t = max(options, key=lambda t: (4 - hand[t] - blocked[t], -t))
+        hand[t] += 1
+        keys = shapes.add_tile(keys, t)
+        last = t
+        if sum(hand) > size:
+            return None
+    return None

@@ -1,0 +1,243 @@
+"""Who may claim a tile, what each may do with it, and whose claim wins: a claim round
+(others answering a discard, a robbable kong, an exposed last tile, a kong tile)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from dsl.situation import HandMeld, Situation
+from interpreter import shapes
+from interpreter.engine.actions import PASS, Action
+from interpreter.engine.state import EMPTY, Player, Round, tile_name
+from interpreter.tiles import RANKS, STANDARD, Tile
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+
+    _Base = Game
+else:
+    _Base = object
+
+_NAME = tile_name
+
+
+class Claims(_Base):
+    """Claim rounds (a part of :class:`Game`)."""
+
+    def _order_from(self, seat: int) -> list[int]:
+        """Seats still in the hand after ``seat``, nearest first (do not change the list)."""
+        return self.orders[seat]
+
+    def _leave(self, seats: tuple[int, ...]) -> None:
+        """``seats`` leave the hand (they won and play goes on without them)."""
+        for s in seats:
+            self.players[s].in_game = False
+        self._seating()
+
+    def _seating(self) -> None:
+        players = self.players
+        self.in_game_seats = frozenset(s for s, p in enumerate(players) if p.in_game)
+        n = self.n
+        self.orders = [
+            [s for i in range(1, n) if players[s := (seat + i) % n].in_game] for seat in range(n)
+        ]
+
+    def _claim_allowed(self, kind: str, seat: int, discarder: int, tile: Tile) -> bool:
+        spec = self.rules.claims.get(kind)
+        if spec is None:
+            return False
+        source, when = spec
+        if source == "previous" and self.orders[discarder][0] != seat:
+            return False
+        if when is not None:
+            situation = Situation(
+                keys=(0,) * len(STANDARD.suits), claimer=seat, discarder=discarder, tile=tile,
+                dealer=self.dealer, players=self.n, players_in_game=self._in_game(),
+                options=self.rules.options,
+            )  # fmt: skip
+            return bool(when(situation))
+        return True
+
+    def _missed_lock(self, p: Player, tile: Tile, value: int) -> bool:
+        mode = self.rules.missed_win
+        if mode == "any_tile":
+            return p.lock_all
+        if mode == "same_tile":
+            return tile in p.lock_tiles
+        if mode == "not_lower_value":
+            return p.lock_value >= 0 and value <= p.lock_value
+        return False
+
+    def _open_round(
+        self, tile: Tile, discarder: int, context: frozenset[str], kinds: tuple[str, ...],
+        then: str, data: tuple[Any, ...] = (),
+    ) -> None:  # fmt: skip
+        options: dict[int, list[Action]] = {}
+        values: dict[int, int] = {}
+        suit, rank = divmod(tile, RANKS)
+        must = self._must_win()
+        rules = self.rules
+        claims = rules.claims
+        order = self.orders[discarder]
+        can_win = "win" in kinds and "win" in claims
+        can_kong = "kong" in kinds and rules.kongs_allowed and "kong" in claims
+        can_pung = "pung" in kinds and "pung" in claims
+        can_chow = "chow" in kinds and "chow" in claims
+        shape_free = bool(rules.shape_free)
+        first_round = not self.claims_made and then == "discard"
+        if first_round:
+            first_round = self.players[discarder].turns <= 1
+        for seat in order:
+            p = self.players[seat]
+            counts = p.counts
+            acts: list[Action] = []
+            if (
+                can_win
+                and (shape_free or not p.cannot_complete())
+                and self._claim_allowed("win", seat, discarder, tile)
+            ):
+                keys = shapes.add_tile(p.keys, tile)
+                first = first_round and p.turns == 0
+                value = self._value(seat, keys, tile, discarder, context, first, True)
+                if value is not None:
+                    values[seat] = value
+                    if not self._missed_lock(p, tile, value):
+                        acts.append(Action("win", tile))
+                        if must:
+                            options[seat] = acts
+                            continue
+            if not p.locked and p.void != suit:
+                n = counts[tile]
+                if n == 3 and can_kong and self._claim_allowed("kong", seat, discarder, tile):
+                    keys = shapes.add_tile(p.keys, tile, -3)
+                    acts.extend(
+                        Action("kong", tile, name)
+                        for name in self._replacements_for(seat, keys, len(p.melds) + 1)
+                    )
+                if n >= 2 and can_pung and self._claim_allowed("pung", seat, discarder, tile):
+                    acts.append(Action("pung", tile))
+                if can_chow:
+                    base = suit * RANKS
+                    found = [
+                        base + low
+                        for low in range(max(0, rank - 2), min(rank, rules.ranks - 3) + 1)
+                        if all(t == tile or counts[t] for t in range(base + low, base + low + 3))
+                    ]
+                    if found and self._claim_allowed("chow", seat, discarder, tile):
+                        acts.extend(Action("chow", t) for t in found)
+            if acts:
+                options[seat] = [*acts, PASS]
+        rnd = Round(tile, discarder, context, then, options, list(options), values, data)
+        self.round = rnd
+        if options:
+            self.phase = "claim"
+        else:
+            self._resolve(rnd)
+
+    def _do_claim(self, seat: int, action: Action) -> None:
+        rnd = self.round
+        assert rnd is not None
+        rnd.choices[seat] = action
+        rnd.queue.pop(0)
+        if seat in rnd.values and action.kind != "win":
+            p = self.players[seat]
+            mode = self.rules.missed_win
+            if mode == "any_tile":
+                p.lock_all = True
+            elif mode == "same_tile":
+                p.lock_tiles.add(rnd.tile)
+            elif mode == "not_lower_value":
+                p.lock_value = max(p.lock_value, rnd.values[seat])
+        if not rnd.queue:
+            self._resolve(rnd)
+
+    def _resolve(self, rnd: Round) -> None:
+        chosen = rnd.choices
+        if not chosen:
+            self._round_done(rnd)
+            return
+        order = self._order_from(rnd.discarder)
+        winners = [s for s in order if s in chosen and chosen[s].kind == "win"]
+        if winners:
+            if self.rules.multiple_winners == "nearest":
+                winners = winners[:1]
+            self._win(tuple(winners), (rnd.tile,), rnd.discarder, rnd.context, rnd.then)
+            return
+        priority = self.rules.priority
+        melds = sorted(
+            (priority.index(chosen[s].kind), i, s)
+            for i, s in enumerate(order)
+            if s in chosen and chosen[s].kind in ("kong", "pung", "chow")
+        )
+        if melds:
+            seat = melds[0][2]
+            self._claim(seat, chosen[seat], rnd)
+            return
+        self._round_done(rnd)
+
+    def _round_done(self, rnd: Round) -> None:
+        if rnd.then == "discard":
+            order = self.orders[rnd.discarder]
+            self._start_turn(order[0] if len(self.in_game_seats) > 1 else rnd.discarder)
+        elif rnd.then == "rob":
+            seat, _, option, kind = rnd.data
+            self._complete_kong(seat, kind, None, option)
+        elif rnd.then == "last":
+            self._next_offer(rnd.discarder)
+        elif rnd.then == "kong_tile":
+            seat, tiles, index = rnd.data
+            self._kong_tile_discards(seat, tiles, index + 1)
+        else:
+            raise AssertionError(rnd.then)
+
+    def _claim(self, seat: int, action: Action, rnd: Round) -> None:
+        tile = rnd.tile
+        self._take_discard(rnd.discarder, tile)
+        self._rest_of_kong_tiles(rnd)
+        p = self.players[seat]
+        self.claims_made = True
+        if self.rules.missed_win_until == "own_action":
+            p.clear_lock()
+        self._emit(
+            "claim", seat=seat, kind=action.kind, tile=_NAME(action.tile), **{"from": rnd.discarder}
+        )
+        self.round = None
+        self.current = seat
+        self.drawn = None
+        self.draw_ctx = EMPTY
+        self.after_kong = False
+        if action.kind == "pung":
+            p.add(tile, -2)
+            p.melds.append(HandMeld("pung", tile, False))
+        elif action.kind == "chow":
+            for t in (action.tile, action.tile + 1, action.tile + 2):
+                if t != tile:
+                    p.add(t, -1)
+            p.melds.append(HandMeld("chow", action.tile, False))
+        else:
+            p.add(tile, -3)
+            p.melds.append(HandMeld("kong", tile, False))
+            self._emit(
+                "kong", seat=seat, kind="direct", tile=_NAME(tile), **{"from": rnd.discarder}
+            )
+            self._complete_kong(seat, "direct", rnd.discarder, action.option)
+            return
+        self.phase = "turn"
+
+    def _take_discard(self, seat: int, tile: Tile) -> None:
+        discards = self.players[seat].discards
+        for i in range(len(discards) - 1, -1, -1):
+            if discards[i] == tile:
+                del discards[i]
+                return
+        raise AssertionError("claimed tile not among the discards")
+
+    def _rest_of_kong_tiles(self, rnd: Round) -> None:
+        """A claim or win on one kong tile: the others go to the discards unclaimed."""
+        if rnd.then != "kong_tile":
+            return
+        seat, tiles, index = rnd.data
+        for t in tiles[index + 1 :]:
+            self.kong_tiles.remove(t)
+            self.players[seat].discards.append(t)
+            self._emit("discard", seat=seat, tile=_NAME(t), claimable=False)

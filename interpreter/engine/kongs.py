@@ -1,0 +1,183 @@
+"""Kongs: which may be made, how they are made (robbable or not, kong money), and the
+replacement draw the ruleset names (from the tail, the front, a stack chosen by dice; one
+tile into the hand, or several shown apart and discarded when unused)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dsl.situation import HandMeld
+from interpreter import shapes
+from interpreter.engine.actions import Action
+from interpreter.engine.state import EMPTY, tile_name
+from interpreter.scenario import Kong
+from interpreter.settle import settle
+from interpreter.tiles import RANKS, Tile
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+
+    _Base = Game
+else:
+    _Base = object
+
+_NAME = tile_name
+
+
+class Kongs(_Base):
+    """Kongs and replacement draws (a part of :class:`Game`)."""
+
+    def _replacements_for(self, seat: int, keys: tuple[int, ...], melds: int) -> list[str]:
+        left = self.wall.drawable
+        names = []
+        ready: bool | None = None
+        for rep in self.rules.replacements:
+            if left <= rep.min_wall or left == 0:
+                continue
+            if rep.requires_ready:
+                if ready is None:
+                    ready = shapes.shanten(keys, melds, None) == 0
+                if not ready:
+                    continue
+            names.append(rep.name)
+        return names
+
+    def _self_kongs(self, seat: int, drawn: Tile) -> list[Action]:
+        p = self.players[seat]
+        counts = p.counts
+        pungs = {m.tile for m in p.melds if m.kind == "pung" and counts[m.tile]}
+        if not pungs and 4 not in counts:
+            return []
+        found = []
+        for t, n in enumerate(counts):
+            if not n or (n < 4 and t not in pungs):
+                continue
+            if p.locked and t != drawn:
+                continue
+            if p.void is not None and t // RANKS == p.void:
+                continue
+            if n == 4:
+                keys, melds = shapes.add_tile(p.keys, t, -4), len(p.melds) + 1
+            else:
+                keys, melds = shapes.add_tile(p.keys, t, -1), len(p.melds)
+            found.extend(
+                Action("kong", t, name) for name in self._replacements_for(seat, keys, melds)
+            )
+        return found
+
+    def _self_kong(self, seat: int, tile: Tile, option: str) -> None:
+        p = self.players[seat]
+        r = self.rules
+        self.claims_made = True
+        if p.counts[tile] == 4:
+            kind = "concealed"
+            p.add(tile, -4)
+            p.melds.append(HandMeld("kong", tile, True))
+            robbable = r.rob_concealed
+        else:
+            kind = "added"
+            p.add(tile, -1)
+            index = next(i for i, m in enumerate(p.melds) if m.kind == "pung" and m.tile == tile)
+            p.melds[index] = HandMeld("kong", tile, False)
+            robbable = r.rob_added
+        self.drawn = None
+        self.draw_ctx = EMPTY
+        shown = kind != "concealed" or r.concealed_shown
+        self._emit("kong", seat=seat, kind=kind, tile=_NAME(tile) if shown else None)
+        if robbable:
+            data = (seat, tile, option, kind)
+            self._open_round(tile, seat, frozenset(("robbing_kong",)), ("win",), "rob", data)
+        else:
+            self._complete_kong(seat, kind, None, option)
+
+    def _complete_kong(self, seat: int, kind: str, provider: int | None, option: str) -> None:
+        self.round = None
+        kong = Kong(seat, kind, provider)
+        self.kongs.append(kong)
+        if self.rules.kong_payments:
+            self._record(settle(self.ruleset, self._scenario((), (), kongs=(kong,))))
+        self._replace(seat, option, provider)
+
+    def _replace(self, seat: int, name: str, provider: int | None) -> None:
+        rep = next(x for x in self.rules.replacements if x.name == name)
+        w = self.wall
+        p = self.players[seat]
+        if w.drawable == 0:
+            self._end("wall")
+            return
+        dice: list[int] = []
+        tiles: list[Tile] = []
+        if rep.source == "front":
+            tiles = [w.draw_front() for _ in range(min(rep.tiles, w.drawable))]
+        elif rep.source == "tail":
+            tiles = [w.draw_tail(rep.order) for _ in range(min(rep.tiles, w.drawable))]
+        else:
+            stacks = w.stacks_from_tail()
+            chosen: int | None = stacks[-1]
+            for _ in range(20):
+                a, b = self.rng.randint(1, 6), self.rng.randint(1, 6)
+                one = rep.dice == "one_die" or (
+                    rep.dice == "one_die_below_12_stacks" and len(stacks) < 12
+                )
+                dice = [a] if one else [a, b]
+                count = sum(dice)
+                if count <= len(stacks):
+                    chosen = stacks[count - 1]
+                    break
+                if rep.when_missing == "none":
+                    chosen = None
+                    break
+                if rep.when_missing != "reroll":
+                    break
+            tiles = w.draw_stack(chosen, rep.order, rep.tiles) if chosen is not None else []
+        self._emit(
+            "replacement", seat=seat, method=name, tiles=[_NAME(t) for t in tiles], dice=dice
+        )
+        self.after_kong = True
+        self.kong_provider = provider
+        self.kong_self_draw = rep.self_draw or provider is None
+        self.kong_method = rep
+        p.clear_lock()
+        if rep.locks_hand:
+            p.locked = True
+        self.current = seat
+        if not tiles:
+            self._start_turn(self._order_from(seat)[0])
+        elif rep.into_hand:
+            p.add(tiles[0])
+            self.drawn = tiles[0]
+            self.draw_ctx = frozenset(("kong_draw",))
+            self.phase = "turn"
+        else:
+            self.kong_tiles = list(tiles)
+            self.drawn = None
+            self.draw_ctx = frozenset(("kong_draw",))
+            self.phase = "kong_tiles"
+
+    def _do_kong_tiles(self, seat: int, action: Action) -> None:
+        if action.kind == "win":
+            tiles = tuple(self._kong_tile_wins(seat))
+            discarder = None if self.kong_self_draw else self.kong_provider
+            self._win((seat,), tiles, discarder, self.draw_ctx, "kong_tiles")
+            return
+        tiles = list(self.kong_tiles)
+        self._kong_tile_discards(seat, tiles, 0)
+
+    def _kong_tile_discards(self, seat: int, tiles: list[Tile], index: int) -> None:
+        """Unused kong tiles are discarded one by one; others may answer each."""
+        if index >= len(tiles):
+            self.kong_tiles = []
+            self.after_kong = False
+            self._start_turn(self._order_from(seat)[0])
+            return
+        tile = tiles[index]
+        self.kong_tiles.remove(tile)
+        self.players[seat].discards.append(tile)
+        self._emit("discard", seat=seat, tile=_NAME(tile), claimable=True)
+        rep = self.kong_method
+        claimable = rep is not None and rep.unused_claimable and self.wall.drawable > 0
+        kinds = ("win", "kong", "pung", "chow") if claimable else ("win",)
+        self.drawn = None
+        self._open_round(
+            tile, seat, frozenset(("kong_discard",)), kinds, "kong_tile", (seat, tiles, index)
+        )

@@ -1,0 +1,86 @@
+"""What one seat may see, built field by field when the agent first reads it.
+
+An agent that never looks at its observation (a random agent) costs nothing; one that
+reads two fields pays for two.  The values are those of the moment the observation was
+made: reading a field not yet read after the game has moved on raises ``RuntimeError``
+(keep what you need, or ask the game again).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+
+
+def _melds(game: Game, seat: int) -> tuple[tuple[tuple[str, int, bool], ...], ...]:
+    shown_concealed = game.rules.concealed_shown
+    melds = []
+    for q, other in enumerate(game.players):
+        shown = []
+        for m in other.melds:
+            hidden = q != seat and m.concealed and not shown_concealed
+            shown.append((m.kind, -1 if hidden else m.tile, m.concealed))
+        melds.append(tuple(shown))
+    return tuple(melds)
+
+
+def _claim(game: Game, seat: int) -> dict[str, Any] | None:
+    rnd = game.round
+    if rnd is None or game.phase != "claim":
+        return None
+    return {"tile": rnd.tile, "from": rnd.discarder, "context": tuple(sorted(rnd.context))}
+
+
+FIELDS: dict[str, Callable[[Game, int], Any]] = {
+    "seat": lambda g, s: s,
+    "phase": lambda g, s: g.phase,
+    "to_move": lambda g, s: g.to_move(),
+    "dealer": lambda g, s: g.dealer,
+    "players": lambda g, s: g.n,
+    "hand": lambda g, s: tuple(g.players[s].hand()),
+    "drawn": lambda g, s: g.drawn if g.current == s and g.phase == "turn" else None,
+    "melds": _melds,
+    "discards": lambda g, s: tuple(tuple(q.discards) for q in g.players),
+    "wall": lambda g, s: g.wall.drawable,
+    "in_game": lambda g, s: tuple(q.in_game for q in g.players),
+    "void": lambda g, s: tuple(q.void for q in g.players),
+    "locked": lambda g, s: g.players[s].locked,
+    "scores": lambda g, s: tuple(g.deltas),
+    "kong_tiles": lambda g, s: tuple(g.kong_tiles),
+    "claim": _claim,
+    "ruleset": lambda g, s: g.ruleset,  # the rules every player knows (bots read values from it)
+}
+
+
+class Observation(Mapping[str, Any]):
+    """A read-only mapping with the keys of ``FIELDS``, each computed on first read."""
+
+    __slots__ = ("_game", "_moment", "_read", "_seat")
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self._game = game
+        self._seat = seat
+        self._moment = len(game.events)
+        self._read: dict[str, Any] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        read = self._read
+        if key in read:
+            return read[key]
+        compute = FIELDS[key]
+        if len(self._game.events) != self._moment:
+            raise RuntimeError(f"observation field {key!r} read after the game moved on")
+        value = read[key] = compute(self._game, self._seat)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(FIELDS)
+
+    def __len__(self) -> int:
+        return len(FIELDS)
+
+    def __repr__(self) -> str:
+        return f"Observation({dict(self)!r})"

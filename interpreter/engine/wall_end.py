@@ -1,0 +1,106 @@
+"""The end of the wall: the last tile(s) offered in turn (海底, 海底漫游), and the ruleset's
+checks when the wall runs out with players still in (查叫, 花猪, 退税)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from dsl.ruleset import Ruleset
+from interpreter import shapes
+from interpreter.engine.actions import Action
+from interpreter.engine.rules import _NOWHERE
+from interpreter.engine.state import tile_name
+from interpreter.scenario import Scenario, Unfinished
+from interpreter.settle import Settlement, settle
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+
+    _Base = Game
+else:
+    _Base = object
+
+_NAME = tile_name
+
+
+class WallEnd(_Base):
+    """The last tiles and the drawn end (a part of :class:`Game`)."""
+
+    def _eligible(self, seat: int) -> bool:
+        p = self.players[seat]
+        if not p.in_game:
+            return False
+        if self.rules.offered_to == "ready":
+            return shapes.shanten(p.keys, len(p.melds), "quads" if not p.melds else None) == 0
+        return True
+
+    def _offer(self, seat: int) -> None:
+        eligible = [s for s in range(self.n) if self._eligible(s)]
+        if not eligible or self.offer_passes >= len(eligible):
+            self._end("wall")
+            return
+        while not self._eligible(seat):
+            seat = (seat + 1) % self.n
+        self.round = None
+        self.drawn = None
+        self._phase("last_offer", seat)
+
+    def _do_last_offer(self, seat: int, action: Action) -> None:
+        if action.kind == "pass":
+            self.offer_passes += 1
+            self._offer((seat + 1) % self.n)
+            return
+        tile = self.wall.draw_front()
+        p = self.players[seat]
+        p.add(tile)
+        p.clear_lock()
+        self.last_drawn.append(tile)
+        self.drawn = tile
+        self.draw_ctx = frozenset(("last_tile",))
+        self._emit("draw", seat=seat, tile=_NAME(tile), source="front", last_tile=True)
+        self.phase = "last_turn"
+
+    def _do_last_turn(self, seat: int, action: Action) -> None:
+        tile = self.drawn
+        assert tile is not None
+        if action.kind == "win":
+            self._win((seat,), (tile,), None, self.draw_ctx, "self")
+            return
+        p = self.players[seat]
+        p.add(tile, -1)
+        p.discards.append(tile)
+        self._emit("discard", seat=seat, tile=_NAME(tile), exposed=True)
+        self.drawn = None
+        self._open_round(tile, seat, frozenset(("last_tile",)), ("win",), "last")
+
+    def _next_offer(self, taker: int) -> None:
+        if self.wall.drawable == 0:
+            self._end("wall")
+            return
+        self.offer_passes = 0
+        self._offer(self._order_from(taker)[0] if len(self._in_game()) > 1 else taker)
+
+    def _end_of_wall(self) -> None:
+        """The wall ran out with players still in: the ruleset's end checks (查叫, 花猪, 退税).
+
+        Settled with the kongs of the players still in, so that refunds can be worked out;
+        the kong money itself was paid when each kong was made and is left out here.
+        """
+        rules = self.ruleset.get("settlement") or {}
+        checks = (rules.get("ready_check") or {}, rules.get("flower_pig") or {})
+        if not (rules.get("refund") or any(c.get("enabled") for c in checks)):
+            return
+        still_in = self._in_game()
+        unfinished = tuple(
+            Unfinished(s, tuple(self.players[s].hand()), tuple(self.players[s].melds), _NOWHERE)
+            for s in sorted(still_in)
+        )
+        kongs = tuple(k for k in self.kongs if k.seat in still_in)
+        settlement = settle(self.ruleset, self._scenario((), (), kongs, unfinished))
+        kong_money = len(_kong_only(self.ruleset, self._scenario((), (), kongs)).payments)
+        self._record(replace(settlement, payments=settlement.payments[kong_money:]))
+
+
+def _kong_only(ruleset: Ruleset, scenario: Scenario) -> Settlement:
+    return settle(ruleset, scenario) if scenario.kongs else Settlement(scenario.players, (), ())

@@ -1,0 +1,266 @@
+"""Does a hand win, for how much, and what happens when it does: the win is settled by
+``interpreter.settle`` from a :class:`~interpreter.scenario.Scenario` built here, birds
+are turned, payments recorded, and the winning tiles set apart."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from dsl.situation import HandMeld, Situation
+from interpreter import prefilter, shapes
+from interpreter.engine.actions import Action
+from interpreter.engine.rules import _NOWHERE
+from interpreter.engine.state import EMPTY, tile_name
+from interpreter.scenario import Kong, Scenario, Unfinished, Win
+from interpreter.settle import Settlement, settle
+from interpreter.tiles import STANDARD, Tile
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+
+    _Base = Game
+else:
+    _Base = object
+
+_NAME = tile_name
+
+
+class Wins(_Base):
+    """Win checks, win settlement and payments (a part of :class:`Game`)."""
+
+    def _must_win(self) -> bool:
+        """In the last ``must_win_last`` tiles a player who can win must."""
+        return self.rules.must_win_last > 0 and self.wall.drawable < self.rules.must_win_last
+
+    def _in_game(self) -> frozenset[int]:
+        return self.in_game_seats
+
+    def _situation(
+        self, seat: int, keys: tuple[int, ...], tile: Tile, discarder: int | None,
+        context: frozenset[str], first: bool,
+    ) -> Situation:  # fmt: skip
+        return Situation(
+            keys=keys,
+            melds=tuple(self.players[seat].melds),
+            win_tile=tile,
+            self_draw=discarder is None,
+            kong_draw="kong_draw" in context,
+            kong_discard="kong_discard" in context,
+            robbing_kong="robbing_kong" in context,
+            last_tile="last_tile" in context,
+            first_turn=first,
+            winner=seat,
+            discarder=discarder,
+            dealer=self.dealer,
+            players=self.n,
+            players_in_game=self.in_game_seats,
+            winners=frozenset((seat,)),
+            options=self.rules.options,
+        )
+
+    def _value(
+        self, seat: int, keys: tuple[int, ...], tile: Tile, discarder: int | None,
+        context: frozenset[str], first: bool, added: bool = False,
+    ) -> int | None:  # fmt: skip
+        """The value of the win ``seat`` would make with ``keys`` on ``tile``, or None.
+
+        A hand that is neither complete nor seven pairs is ruled out by the cheap necessary
+        conditions of the ruleset's shape-free hand types (``prefilter``) before any
+        situation is built; what is left is worked out once per game and remembered.
+        ``added``: ``keys`` are the player's concealed tiles and ``tile``, not yet in hand.
+        """
+        p = self.players[seat]
+        r = self.rules
+        shaped = r.shape_ok(keys, len(p.melds))
+        if not shaped and not r.shape_free:
+            return None
+        melds = tuple(p.melds)
+        if not shaped:
+            need = r.unshaped_need
+            if need is not None:
+                mask, size = p.mask, p.size
+                if added:
+                    mask |= 1 << tile
+                    size += 1
+                meld_mask, meld_tiles = prefilter.meld_facts(melds)
+                kong_draw, kong_discard, robbing_kong, last_tile = prefilter.context_flags(context)
+                probe = prefilter.Probe(
+                    mask | meld_mask, mask, len(melds), size, size + meld_tiles,
+                    r.quads_of(keys), discarder is None, kong_draw, kong_discard, robbing_kong,
+                    last_tile, first, False,
+                )  # fmt: skip
+                if not need(probe):
+                    return None
+        key = (seat, keys, melds, tile, discarder, context, first, p.void, self.in_game_seats)
+        memo = self.win_values
+        if key in memo:
+            return memo[key]
+        situation = self._situation(seat, keys, tile, discarder, context, first)
+        value = memo[key] = r.win_value(situation, p.void, shaped)
+        return value
+
+    def _self_discarder(self) -> int | None:
+        return (
+            None if self.kong_self_draw or "kong_draw" not in self.draw_ctx else self.kong_provider
+        )
+
+    def _phase_win(self, seat: int) -> Action | None:
+        """The win open to the seat deciding on a last tile or on kong tiles, if any."""
+        p = self.players[seat]
+        if self.phase == "last_turn":
+            assert self.drawn is not None
+            first = False
+            value = self._value(seat, p.keys, self.drawn, None, self.draw_ctx, first)
+            return None if value is None else Action("win", self.drawn)
+        if any(self._kong_tile_wins(seat)):
+            return Action("win")
+        return None
+
+    def _kong_tile_wins(self, seat: int) -> list[Tile]:
+        p = self.players[seat]
+        discarder = None if self.kong_self_draw else self.kong_provider
+        ctx = self.draw_ctx
+        return [
+            t
+            for t in self.kong_tiles
+            if self._value(seat, shapes.add_tile(p.keys, t), t, discarder, ctx, False, True)
+            is not None
+        ]
+
+    # --- settlement -------------------------------------------------------------------------
+
+    def _scenario(
+        self, wins: tuple[Win, ...], birds: tuple[Tile, ...], kongs: tuple[Kong, ...] = (),
+        unfinished: tuple[Unfinished, ...] = (),
+    ) -> Scenario:  # fmt: skip
+        return Scenario(
+            path="<engine>", ruleset=self.ruleset.id, options={}, players=self.n,
+            dealer=self.dealer, wins=wins, birds=birds, bird_dice=(), kongs=kongs,
+            in_game=self._in_game(), unfinished=unfinished, raw={},
+        )  # fmt: skip
+
+    def _record(self, settlement: Settlement) -> None:
+        self.settlements.append(settlement)
+        self._pay(settlement.payments)
+
+    def _pay(self, payments: Any) -> None:
+        for pay in payments:
+            self.deltas[pay.payer] -= pay.amount
+            self.deltas[pay.payee] += pay.amount
+            self._emit("payment", amount=pay.amount, reasons=list(pay.reasons),
+                       **{"from": pay.payer, "to": pay.payee})  # fmt: skip
+
+    def _birds(
+        self, first_seat: int, discarder: int | None, context: frozenset[str], ends: bool
+    ) -> tuple[Tile, ...]:
+        count_expr = self.rules.bird_count
+        if count_expr is None:
+            return ()
+        base = Situation(
+            keys=(0,) * len(STANDARD.suits), dealer=self.dealer, players=self.n,
+            options=self.rules.options, winner=first_seat, discarder=discarder,
+        )  # fmt: skip
+        count = int(count_expr(base))
+        if count <= 0:
+            return ()
+        if "last_tile" in context and self.rules.birds_on_last != "next_tiles" and self.last_drawn:
+            return tuple(self.last_drawn[-max(1, self.rules.last_tiles) :])
+        w = self.wall
+        if ends:
+            tiles = [w.draw_front() for _ in range(min(count, w.left))]
+            self.birds_taken.extend(tiles)
+        else:  # play goes on: the birds are looked at, not taken
+            tiles = w.peek_front(count)
+        return tuple(tiles)
+
+    def _win(
+        self, winners: tuple[int, ...], tiles: tuple[Tile, ...], discarder: int | None,
+        context: frozenset[str], source: str, firsts: dict[int, bool] | None = None,
+    ) -> None:  # fmt: skip
+        r = self.rules
+        rnd = self.round
+        if rnd is not None:
+            self._rest_of_kong_tiles(rnd)
+        wins = []
+        for seat in winners:
+            p = self.players[seat]
+            concealed = p.hand()
+            if source == "self":
+                for t in tiles:
+                    concealed.remove(t)
+            ctx = set(context)
+            if (firsts and firsts.get(seat)) or (
+                rnd is not None
+                and rnd.then == "discard"
+                and not self.claims_made
+                and p.turns == 0
+                and (self.players[rnd.discarder].turns <= 1)
+            ):
+                ctx.add("first_turn")
+            wins.append(
+                Win(
+                    seat,
+                    tuple(concealed),
+                    tuple(p.melds),
+                    tiles,
+                    discarder,
+                    frozenset(ctx),
+                    _NOWHERE,
+                )
+            )
+        left_after = len(self._in_game()) - (len(winners) if r.mode == "until_one_left" else 0)
+        ends = r.mode == "first_win" or (r.mode == "until_one_left" and left_after <= 1)
+        birds = self._birds(winners[0], discarder, context, ends)
+        settlement = settle(self.ruleset, self._scenario(tuple(wins), birds))
+        self._emit(
+            "win", seats=list(winners), tiles=[_NAME(t) for t in tiles],
+            context=sorted(context), hands=settlement.to_json()["wins"], **{"from": discarder},
+        )  # fmt: skip
+        if birds:
+            hits = {str(s): n for s, n in sorted(settlement.bird_hits.items())}
+            self._emit("bird", tiles=[_NAME(t) for t in birds], hits=hits)
+        self._record(settlement)
+        self.win_events.append((winners, discarder))
+        # Where the winning tiles go: set apart with the (nearest) winner.
+        first = self.players[winners[0]]
+        if source == "self":
+            for t in tiles:
+                first.add(t, -1)
+        elif source == "kong_tiles":
+            for t in tiles:
+                self.kong_tiles.remove(t)
+            for t in list(self.kong_tiles):
+                self.kong_tiles.remove(t)
+                self.players[winners[0]].discards.append(t)
+                self._emit("discard", seat=winners[0], tile=_NAME(t), claimable=False)
+        elif source == "rob":
+            assert rnd is not None
+            seat, tile, _, _ = rnd.data
+            robbed = self.players[seat]
+            index = next(
+                i for i, m in enumerate(robbed.melds) if m.kind == "kong" and m.tile == tile
+            )
+            if robbed.melds[index].concealed:
+                robbed.melds.pop(index)
+                robbed.add(tile, 3)
+            else:
+                robbed.melds[index] = HandMeld("pung", tile, False)
+        else:
+            assert discarder is not None
+            self._take_discard(discarder, tiles[0])
+        first.won.extend(tiles)
+        self.round = None
+        self.kong_tiles = []
+        self.drawn = None
+        self.draw_ctx = EMPTY
+        self.after_kong = False
+        if ends:
+            self._end("win" if r.mode == "first_win" else "one_left")
+            return
+        if r.mode == "until_one_left":
+            self._leave(winners)
+        last = winners[-1]
+        if source == "last":
+            self._next_offer(last)
+            return
+        self._start_turn(self._order_from(last)[0] if self._order_from(last) else last)

@@ -1,0 +1,152 @@
+"""Single decisions on constructed observations."""
+
+from __future__ import annotations
+
+from dsl.ruleset import load
+from interpreter.agents import make_agent, reading
+from interpreter.agents.reading import View
+from interpreter.discards import discard_table
+from interpreter.engine.actions import PASS, Action
+from interpreter.tiles import STANDARD
+
+
+def tiles(text: str) -> list[int]:
+    return STANDARD.parse(text, check_copies=False) if text.strip() else []
+
+
+def observation(
+    ruleset,
+    hand: str,
+    *,
+    melds=None,
+    discards=None,
+    wall: int = 50,
+    phase: str = "turn",
+    claim=None,
+) -> dict:
+    held = tiles(hand)
+    return {
+        "seat": 0,
+        "phase": phase,
+        "to_move": 0,
+        "dealer": 0,
+        "players": 4,
+        "hand": tuple(sorted(held)),
+        "drawn": held[-1] if phase == "turn" else None,
+        "melds": tuple(melds or ((), (), (), ())),
+        "discards": tuple(tuple(tiles(d)) for d in (discards or ("", "", "", ""))),
+        "wall": wall,
+        "in_game": (True,) * 4,
+        "void": (None,) * 4,
+        "locked": False,
+        "scores": (0,) * 4,
+        "kong_tiles": (),
+        "claim": claim,
+        "ruleset": ruleset,
+    }
+
+
+def discards_of(hand: str) -> list[Action]:
+    return [Action("discard", t) for t in sorted(set(tiles(hand)))]
+
+
+def test_efficiency_takes_the_tables_first_discard() -> None:
+    ruleset = load("changsha/qq2014")
+    bot = make_agent("efficiency", 0, ruleset=ruleset)
+    for hand, seen in [
+        ("1245m 3379p 13468s", ("5p9s", "1m", "", "7s")),
+        ("123456m 4588p 2359s", ("", "6s6s", "7p", "")),
+        ("1199m 2255p 3468s 77s", ("", "", "", "")),
+    ]:
+        obs = observation(ruleset, hand, discards=seen)
+        view = View.of(obs)
+        form = reading.facts(ruleset).form
+        first = discard_table(view.keys, 0, view.visible, form)[0].discard
+        assert bot.act(obs, discards_of(hand)) == Action("discard", first), hand
+
+
+def test_efficiency_wins_and_claims_only_what_helps() -> None:
+    ruleset = load("sichuan/blog5")
+    bot = make_agent("efficiency", 0, ruleset=ruleset)
+    obs = observation(
+        ruleset,
+        "123m 456m 789m 11p 45p",
+        phase="claim",
+        claim={"tile": tiles("6p")[0], "from": 3, "context": ()},
+    )
+    win = Action("win", tiles("6p")[0])
+    assert bot.act(obs, [win, PASS]) == win
+    # a pung of 1p breaks the pair of a ready hand: declined
+    obs = observation(
+        ruleset,
+        "123m 456m 789m 11p 45p",
+        phase="claim",
+        claim={"tile": tiles("1p")[0], "from": 3, "context": ()},
+    )
+    assert bot.act(obs, [Action("pung", tiles("1p")[0]), PASS]) == PASS
+    # a pung that brings a far hand nearer: taken
+    obs = observation(
+        ruleset,
+        "11m 258m 33p 479p 16m",
+        phase="claim",
+        claim={"tile": tiles("3p")[0], "from": 2, "context": ()},
+    )
+    assert bot.act(obs, [Action("pung", tiles("3p")[0]), PASS]).kind == "pung"
+
+
+def test_defensive_avoids_the_ready_opponents_tile() -> None:
+    ruleset = load("sichuan/blog5")
+    hand = "1245m 3379p 1346m 8p"
+    # seat 1 shows three pungs late in the hand; it has thrown 8p, the second-best discard
+    melds = (
+        (),
+        (
+            ("pung", tiles("5p")[0], False),
+            ("pung", tiles("2p")[0], False),
+            ("pung", tiles("6p")[0], False),
+        ),
+        (),
+        (),
+    )
+    seen = ("", "8p 9m 1p 4p 7m 9m", "", "")
+    obs = observation(ruleset, hand, melds=melds, discards=seen, wall=12)
+    efficiency = make_agent("efficiency", 0, ruleset=ruleset).act(obs, discards_of(hand))
+    defensive = make_agent("defensive", 0, ruleset=ruleset, defence=1.0)
+    choice = defensive.act(obs, discards_of(hand))
+    assert efficiency != choice
+    assert choice.tile in tiles(seen[1])  # 现物: that opponent's own discard
+    # with defence 0 it plays as the efficiency bot
+    assert (
+        make_agent("defensive", 0, ruleset=ruleset, defence=0.0).act(obs, discards_of(hand))
+        == efficiency
+    )
+
+
+def test_value_keeps_a_one_suit_hand_the_ruleset_pays_for() -> None:
+    ruleset = load("sichuan/blog5")  # one suit is worth more than a plain hand here
+    hand = "1235556778889m 1p"
+    obs = observation(ruleset, hand)
+    efficiency = make_agent("efficiency", 0, ruleset=ruleset).act(obs, discards_of(hand))
+    value = make_agent("value", 0, ruleset=ruleset).act(obs, discards_of(hand))
+    assert efficiency.tile // 9 == 0  # speed throws a character
+    assert value.tile // 9 == 1  # value throws the other suit
+
+
+def test_value_leaves_a_ready_shape_that_cannot_win() -> None:
+    # A plain win here needs a 2/5/8 pair: throwing 5s leaves 23s + 77s, ready in shape on
+    # 1s/4s, but no wait makes a hand the ruleset accepts.  The value bot reads that from
+    # the ruleset's win test; the efficiency bot sees only the shape.
+    ruleset = load("changsha/qq2014")
+    hand = "123m 456m 789p 23s 77s 5s"
+    obs = observation(ruleset, hand)
+    five = Action("discard", tiles("5s")[0])
+    assert make_agent("efficiency", 0, ruleset=ruleset).act(obs, discards_of(hand)) == five
+    assert make_agent("value", 0, ruleset=ruleset).act(obs, discards_of(hand)) != five
+
+
+def test_void_choice_is_the_suit_held_least() -> None:
+    ruleset = load("sichuan/blog5")
+    obs = observation(ruleset, "1234567m 11234p 56s", phase="void")
+    legal = [Action("void", option=s) for s in "mps"]
+    for name in ("efficiency", "value", "defensive"):
+        assert make_agent(name, 0, ruleset=ruleset).act(obs, legal) == Action("void", option="s")
