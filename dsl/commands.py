@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -20,6 +20,16 @@ from dsl.ruleset import Loaded, check_ruleset, load
 
 _SET_HELP = "Set an option for this run, e.g. --set birds=4 (repeatable)."
 _PRESET_HELP = "Use a preset declared by the ruleset."
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def ruleset_options(command: F) -> F:
+    """``--set NAME=VALUE`` and ``--preset NAME``: every command that takes a ruleset has them."""
+    command = click.option("--preset", default=None, help=_PRESET_HELP)(command)
+    return click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help=_SET_HELP)(
+        command
+    )
 
 
 def _targets(refs: Iterable[str]) -> Iterator[str]:
@@ -39,8 +49,7 @@ def _report(problems: Iterable[Problem]) -> None:
 
 @click.command("validate")
 @click.argument("rulesets", nargs=-1, required=True, metavar="PATH_OR_ID...")
-@click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help=_SET_HELP)
-@click.option("--preset", default=None, help=_PRESET_HELP)
+@ruleset_options
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON on stdout.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 def validate(
@@ -121,8 +130,7 @@ def schema(markdown: bool, output: str | None) -> None:
 
 @click.command("explain")
 @click.argument("ruleset", metavar="PATH_OR_ID")
-@click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help=_SET_HELP)
-@click.option("--preset", default=None, help=_PRESET_HELP)
+@ruleset_options
 @click.option(
     "--json",
     "as_json",

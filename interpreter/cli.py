@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
+from dsl.commands import COMMANDS, ruleset_options
 from interpreter.tiles import STANDARD, TileError
 
 if TYPE_CHECKING:  # loaded only by the commands that need it, to keep --help quick
@@ -91,10 +92,7 @@ def hand(tiles: str, melds: int, visible: str, seven_pairs: str, as_json: bool) 
 @click.option(
     "--ruleset", "ruleset_ref", default=None, help="Ruleset id or path (overrides the file's)."
 )
-@click.option(
-    "--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set an option (repeatable)."
-)
-@click.option("--preset", default=None, help="Use a preset declared by the ruleset.")
+@ruleset_options
 @click.option("--json", "as_json", is_flag=True, help="Print the settlement as JSON.")
 def settle(
     scenario: str,
@@ -150,10 +148,7 @@ def _load_ruleset(ref: str, settings: Sequence[str], preset: str | None) -> Rule
 
 @cli.command()
 @click.argument("ruleset", metavar="RULESET")
-@click.option(
-    "--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set an option (repeatable)."
-)
-@click.option("--preset", default=None, help="Use a preset declared by the ruleset.")
+@ruleset_options
 @click.option(
     "--seed", default=1, show_default=True, help="The game is a pure function of the seed."
 )
@@ -254,10 +249,7 @@ def replay(log: str, unicode: bool, quiet: bool) -> None:
 
 @cli.command()
 @click.argument("ruleset", metavar="RULESET")
-@click.option(
-    "--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set an option (repeatable)."
-)
-@click.option("--preset", default=None, help="Use a preset declared by the ruleset.")
+@ruleset_options
 @click.option(
     "--games", default=1000, show_default=True, type=click.IntRange(0), help="Hands to play."
 )
@@ -356,14 +348,8 @@ def simulate(
         click.echo(f"{summary.hands:,} rows written to {out}")
 
 
-def _register_ruleset_commands() -> None:
-    from dsl.commands import COMMANDS
-
-    for command in COMMANDS:
-        cli.add_command(command)
-
-
-_register_ruleset_commands()
+for ruleset_command in COMMANDS:  # validate, schema, explain
+    cli.add_command(ruleset_command)
 
 
 def main() -> None:
