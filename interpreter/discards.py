@@ -16,10 +16,12 @@ from typing import NamedTuple, TypeVar
 
 from interpreter import shapes
 from interpreter.shapes import Keys, SevenPairsForm
-from interpreter.suit_tables import MAX_MELDS, POW, RANKS
+from interpreter.suit_tables import COPIES, MAX_MELDS, POW, RANKS
 from interpreter.tiles import Tile
 
 _DISTANCE_ID = shapes._DISTANCE_ID
+_SIGNATURE = shapes._T.signature
+_SIGNATURES = shapes._T.signatures
 _VECTORS = shapes._VECTORS
 _combine = shapes._combine
 
@@ -53,6 +55,7 @@ class DiscardOption(NamedTuple):
 
 
 _help_memo: dict[int, SuitHelp] = {}
+_drawing_memo: dict[int, tuple[int, int]] = {}
 _discards_memo: dict[int, tuple[tuple[int, int, int, SuitHelp, tuple[int, int]], ...]] = {}
 _seven_memo: dict[int, int] = {}
 _tiles_of_mask: dict[int, tuple[Tile, ...]] = {}
@@ -87,15 +90,34 @@ def _suit_help(suit: int, key: int, others: int, slot: int, copies: int) -> Suit
     found = _help_memo.get(memo_key)
     if found is not None:
         return found
-    distance = _VECTORS[_combine(_DISTANCE_ID[key], others)][slot]
-    mask = 0
-    for rank in range(RANKS):
-        if (key // POW[rank]) % 5 < copies:
-            grown = _DISTANCE_ID[key + POW[rank]]
-            if _VECTORS[_combine(grown, others)][slot] < distance:
-                mask |= 1 << rank
+    signature = _SIGNATURE[key] if copies == COPIES else -1
+    if signature >= 0:
+        distance, mask = _drawing(signature, others, slot)
+    else:
+        distance = _VECTORS[_combine(_DISTANCE_ID[key], others)][slot]
+        mask = 0
+        for rank in range(RANKS):
+            if (key // POW[rank]) % 5 < copies:
+                grown = _DISTANCE_ID[key + POW[rank]]
+                if _VECTORS[_combine(grown, others)][slot] < distance:
+                    mask |= 1 << rank
     tiles, live = _in_mask(suit, key, mask, copies)
     return _remember(_help_memo, memo_key, SuitHelp(distance, mask, tiles, live, sum(live)))
+
+
+def _drawing(signature: int, others: int, slot: int) -> tuple[int, int]:
+    """(hand distance, ranks whose draw lowers it) for every key of one signature."""
+    memo_key = (signature * 4096 + others) * 16 + slot
+    found = _drawing_memo.get(memo_key)
+    if found is None:
+        own, *grown = _SIGNATURES[signature]
+        distance = _VECTORS[_combine(own, others)][slot]
+        mask = 0
+        for rank, after in enumerate(grown):
+            if after >= 0 and _VECTORS[_combine(after, others)][slot] < distance:
+                mask |= 1 << rank
+        found = _remember(_drawing_memo, memo_key, (distance, mask))
+    return found
 
 
 def _suit_discards(

@@ -39,7 +39,7 @@ POW = tuple(BASE**r for r in range(RANKS))
 KEY_SPACE = BASE**RANKS
 MAX_MELDS = 4
 MAX_SUIT_TILES = 3 * MAX_MELDS + 2
-TABLE_VERSION = "4"
+TABLE_VERSION = "5"
 
 # Bit fields of a tally: tiles (6 bits), pairs (5), distinct pairs (4), kinds (5).  The
 # sums over a hand's suits stay inside their fields: a hand has at most 14 tiles.
@@ -167,6 +167,28 @@ def _build_distance(digits: np.ndarray) -> np.ndarray:
         distance = updated
 
 
+def _signatures(
+    digits: np.ndarray, tiles: np.ndarray, distance_id: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per key, an id of (its distance id, and the distance id after each possible draw).
+
+    What a draw into a suit does depends only on these ten ids and the rest of the hand, and
+    far fewer signatures exist than keys: drawing decisions are remembered per signature.
+    A rank already held four times has -1 (no fifth copy can be drawn).
+    """
+    drawable = np.flatnonzero(tiles < MAX_SUIT_TILES)
+    rows = np.empty((len(drawable), RANKS + 1), dtype=np.int16)
+    rows[:, 0] = distance_id[drawable]
+    for rank, power in enumerate(POW):
+        full = digits[rank, drawable] >= COPIES
+        grown = np.where(full, 0, drawable + power)
+        rows[:, rank + 1] = np.where(full, -1, distance_id[grown])
+    unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+    signature = np.full(KEY_SPACE, -1, dtype=np.int32)
+    signature[drawable] = inverse.reshape(-1)
+    return signature, unique
+
+
 def _cache_path() -> Path:
     from platformdirs import user_cache_dir
 
@@ -200,10 +222,13 @@ def _load_or_build_arrays() -> dict[str, np.ndarray]:
     vectors, ids = np.unique(distance[:, in_hand].T, axis=0, return_inverse=True)
     distance_id = np.zeros(KEY_SPACE, dtype=np.int16)
     distance_id[in_hand] = ids.reshape(-1)
+    signature, signatures = _signatures(digits, tiles, distance_id)
     arrays = {
         "completion": completion,
         "distance_id": distance_id,
         "distance_vectors": vectors.astype(np.int8),
+        "signature": signature,
+        "signatures": signatures,
         "tally": (
             tiles.astype(np.int32)
             | (digits // 2).sum(axis=0, dtype=np.int32) << _PAIRS_AT
@@ -228,6 +253,10 @@ class SuitTables:
     completion: Sequence[int]
     distance_id: Sequence[int]
     distance_vectors: list[tuple[int, ...]]
+    signature: Sequence[int]
+    """Per key with fewer than 14 tiles, an index into ``signatures`` (-1 otherwise)."""
+    signatures: list[tuple[int, ...]]
+    """(distance id, distance id after drawing each rank or -1), shared by many keys."""
     tally: Sequence[int]
 
 
@@ -245,5 +274,7 @@ def suit_tables() -> SuitTables:
         completion=_as_array(arrays["completion"]),
         distance_id=_as_array(arrays["distance_id"]),
         distance_vectors=[tuple(v) for v in arrays["distance_vectors"].tolist()],
+        signature=_as_array(arrays["signature"]),
+        signatures=[tuple(v) for v in arrays["signatures"].tolist()],
         tally=_as_array(arrays["tally"]),
     )
