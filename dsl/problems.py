@@ -86,6 +86,10 @@ class RulesetError(Exception):
         self.problems = tuple(problems)
         super().__init__(self.format())
 
+    def __reduce__(self) -> tuple[type[RulesetError], tuple[tuple[Problem, ...]]]:
+        """Rebuilt from its problems (not its message) when sent to or from another process."""
+        return type(self), (self.problems,)
+
     @property
     def errors(self) -> tuple[Problem, ...]:
         return tuple(p for p in self.problems if p.is_error)

@@ -90,3 +90,15 @@ def test_missing_file(tmp_path) -> None:
     with pytest.raises(RulesetError) as info:
         yaml_source.load_file(tmp_path / "none.yaml", "none.yaml")
     assert "cannot read" in info.value.format()
+
+
+def test_a_ruleset_error_survives_being_sent_to_another_process() -> None:
+    import pickle
+
+    from dsl.problems import RulesetError
+    from dsl.ruleset import check_ruleset
+
+    error = RulesetError(check_ruleset("no/such").problems)
+    again = pickle.loads(pickle.dumps(error))
+    assert again.problems == error.problems
+    assert str(again) == str(error)
