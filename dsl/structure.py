@@ -1005,6 +1005,35 @@ STRUCTURE = Record(
                 default=13,
                 zh="闲家起手",
             ),
+            Field(
+                "exchange",
+                Record(
+                    "After the deal (and its opening hands), before 定缺 and play: each seat in "
+                    "turn order sets tiles aside, then all pass them in one direction.",
+                    Field("enabled", Bool(), "Whether the exchange is played.", default=False),
+                    Field("tiles", Int(1, 13), "Tiles each seat gives.", default=3, zh="张数"),
+                    Field(
+                        "same_suit",
+                        Bool(),
+                        "The tiles given must be of one suit (if a suit holds enough).",
+                        default=True,
+                        zh="同花色",
+                    ),
+                    Field(
+                        "direction",
+                        Choice("clockwise", "counterclockwise", "across", "random", "dice"),
+                        "Where tiles go: counterclockwise to the next seat in turn order (下家), "
+                        "clockwise to the previous (上家), across to the seat opposite; random: "
+                        "one of these; dice: one die, 1-2 clockwise, 3-4 across, 5-6 "
+                        "counterclockwise.",
+                        default="clockwise",
+                        zh="方向",
+                    ),
+                    zh="换牌",
+                ),
+                "Tiles passed between players after the deal (换三张).",
+                zh="换牌",
+            ),
             zh="人数与发牌",
         ),
         "Seats and the deal.",

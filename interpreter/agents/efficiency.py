@@ -73,6 +73,8 @@ class EfficiencyAgent:
         kinds = reading.by_kind(legal)
         if "win" in kinds:
             return kinds["win"][0]
+        if "exchange" in kinds:
+            return reading.exchange_choice(obs["hand"], legal)
         if "void" in kinds:
             return reading.void_choice(View.of(obs), legal)
         view, facts, void, visible = self._setup(obs)

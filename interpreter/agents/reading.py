@@ -333,3 +333,24 @@ def void_choice(
         return held, weight[s] if weight else 0.0, a.option
 
     return min(choices, key=cost)
+
+
+def exchange_choice(hand: Sequence[Tile], legal: Sequence[Action]) -> Action:
+    """The exchange after the deal: tiles of the suit held least (a set spanning suits counts
+    its largest one), then the set whose loss leaves the hand nearest ready (shanten), then
+    the first in notation order."""
+    counts = STANDARD.counts(hand)
+    held = [sum(counts[s * RANKS : s * RANKS + RANKS]) for s in range(len(SUIT_LETTERS))]
+    choices = [(a, STANDARD.parse(a.option, check_copies=False)) for a in legal]
+    widest = {a: max(held[t // RANKS] for t in given) for a, given in choices}
+    fewest = min(widest.values())
+    keys = shapes.keys_of(counts)
+
+    def cost(item: tuple[Action, list[Tile]]) -> tuple[int, str]:
+        a, given = item
+        rest = keys
+        for t in given:
+            rest = shapes.add_tile(rest, t, -1)
+        return shapes.shanten(rest, 0, "quads"), a.option
+
+    return min((c for c in choices if widest[c[0]] == fewest), key=cost)[0]

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from interpreter import shapes
+from interpreter.agents import reading
 from interpreter.engine.actions import Action
 from interpreter.tiles import STANDARD
 
@@ -23,6 +24,8 @@ class SimpleAgent:
         for kind in ("win", "take"):
             if kind in kinds:
                 return kinds[kind]
+        if "exchange" in kinds:
+            return reading.exchange_choice(observation["hand"], legal)
         if "void" in kinds:
             counts = STANDARD.counts(observation["hand"])
             by_suit = {a: sum(counts[a_suit * 9 : a_suit * 9 + 9]) for a_suit, a in _suits(legal)}

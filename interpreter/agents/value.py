@@ -79,6 +79,8 @@ class ValueAgent:
             raise ValueError("the value bot needs the ruleset: in the observation or given")
         f = reading.facts(ruleset)
         view = View.of(obs)
+        if "exchange" in kinds:
+            return reading.exchange_choice(obs["hand"], legal)
         if "void" in kinds:
             return reading.void_choice(view, legal, self._suit_worth(view, f))
         void = reading.void_target(view, f.suits, f.void_suit)

@@ -1,9 +1,11 @@
 """Actions a seat may take.  One small immutable value each, comparable and hashable.
 
 ``kind`` is one of ``discard``, ``win``, ``kong``, ``pung``, ``chow``, ``pass``, ``take``
-(the last tile(s), 海底), ``void`` (declare a void suit, 定缺).  ``tile`` is the tile
+(the last tile(s), 海底), ``void`` (declare a void suit, 定缺), ``exchange`` (the tiles
+given in the exchange after the deal, as ``option`` in notation:
+``Action("exchange", option="239m")``).  ``tile`` is the tile
 concerned (for a chow its lowest tile; -1 when none), ``option`` names a choice the ruleset
-offers (the replacement draw after a kong, the suit letter of a void).
+offers (the replacement draw after a kong, the suit letter of a void, the exchanged tiles).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any, NamedTuple
 
 from interpreter.tiles import STANDARD, Tile
 
-KINDS = ("discard", "win", "kong", "pung", "chow", "pass", "take", "void")
+KINDS = ("discard", "win", "kong", "pung", "chow", "pass", "take", "void", "exchange")
 
 
 class Action(NamedTuple):

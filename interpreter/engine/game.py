@@ -8,7 +8,8 @@ built here; kong money likewise.  Everything random comes from ``random.Random(s
 so a game is a pure function of (ruleset, options, seed, dealer, decisions), and its event
 list (``events``) is the same, byte for byte, every time.
 
-Phases: ``void`` (定缺 declarations), ``turn`` (the player to move has drawn or claimed),
+Phases: ``exchange`` (each seat gives tiles, then they pass in one direction), ``void``
+(定缺 declarations), ``turn`` (the player to move has drawn or claimed),
 ``claim`` (others answer a discard, a robbable kong, an exposed last tile, a kong tile),
 ``last_offer`` (the last tile(s) offered in turn, 海底漫游), ``last_turn`` (the taker of a
 last tile decides), ``kong_tiles`` (replacement tiles shown apart decide), ``over``.
@@ -103,6 +104,10 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         self.reason = ""
         self._legal: tuple[int, list[Action]] | None = None
         self.opening_due: Settlement | None = None
+        self.exchange_held: dict[int, list[Tile]] = {}
+        """Tiles given in the exchange, set aside until every seat has chosen."""
+        self.exchanged: dict[int, tuple[list[Tile], list[Tile]]] = {}
+        """Each seat's (given, received) tiles once the exchange is done."""
         """Opening-hand payments kept for the end of the hand (``settle: at_end``)."""
         self.win_values: dict[tuple[Any, ...], int | None] = {}
         """Win values worked out in this hand, by everything they depend on."""
@@ -190,6 +195,8 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
             found.update(p.won)
         found.update(self.kong_tiles)
         found.update(self.birds_taken)
+        for held in self.exchange_held.values():
+            found.update(held)
         return found
 
     # --- events -----------------------------------------------------------------------------
@@ -209,6 +216,8 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         if phase == "claim":
             assert self.round is not None
             return self.round.options[seat]
+        if phase == "exchange":
+            return self._exchange_actions(seat)
         if phase == "void":
             return [Action("void", option=SUIT_LETTERS[s]) for s in self.rules.suits]
         if phase == "turn":

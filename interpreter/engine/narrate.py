@@ -38,6 +38,13 @@ def narrate(events: Iterable[dict[str, Any]], unicode: bool = False) -> str:
                 + (f"; birds {' '.join(birds)}: {hits or 'no hits'}" if birds else "")
                 + ("; paid at the end" if event["settle"] == "at_end" else "")
             )
+        elif kind == "exchange":
+            die = f" (die {event['dice'][0]})" if event.get("dice") else ""
+            lines.append(f"exchange {event['direction']}{die}:")
+            lines.extend(
+                f"  seat {i} gives {tiles(g)}, receives {tiles(r)}"
+                for i, (g, r) in enumerate(zip(event["gave"], event["received"], strict=True))
+            )
         elif kind == "draw":
             last = " (last tile)" if event.get("last_tile") else ""
             lines.append(f"seat {seat} draws {tiles(event['tile'])}{last}")

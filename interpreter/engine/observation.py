@@ -34,6 +34,16 @@ def _claim(game: Game, seat: int) -> dict[str, Any] | None:
     return {"tile": rnd.tile, "from": rnd.discarder, "context": tuple(sorted(rnd.context))}
 
 
+def _exchange(game: Game, seat: int) -> dict[str, tuple[int, ...]] | None:
+    """The seat's own part of the exchange: the tiles it gave and (once passed) received."""
+    if seat in game.exchanged:
+        gave, received = game.exchanged[seat]
+        return {"gave": tuple(sorted(gave)), "received": tuple(sorted(received))}
+    if seat in game.exchange_held:
+        return {"gave": tuple(sorted(game.exchange_held[seat])), "received": ()}
+    return None
+
+
 FIELDS: dict[str, Callable[[Game, int], Any]] = {
     "seat": lambda g, s: s,
     "phase": lambda g, s: g.phase,
@@ -47,6 +57,7 @@ FIELDS: dict[str, Callable[[Game, int], Any]] = {
     "wall": lambda g, s: g.wall.drawable,
     "in_game": lambda g, s: tuple(q.in_game for q in g.players),
     "void": lambda g, s: tuple(q.void for q in g.players),
+    "exchange": _exchange,
     "locked": lambda g, s: g.players[s].locked,
     "scores": lambda g, s: tuple(g.deltas),
     "kong_tiles": lambda g, s: tuple(g.kong_tiles),

@@ -81,6 +81,11 @@ class Rules:
         self.players = int(players.get("count", 4))
         self.dealer_tiles = int(players.get("dealer_tiles", 14))
         self.other_tiles = int(players.get("other_tiles", 13))
+        exchange = players.get("exchange") or {}
+        self.exchange_tiles = int(exchange.get("tiles", 3)) if exchange.get("enabled") else 0
+        """Tiles each seat passes after the deal (0: no exchange)."""
+        self.exchange_same_suit = bool(exchange.get("same_suit", True))
+        self.exchange_direction = str(exchange.get("direction", "clockwise"))
         tiles = rs.get("tiles") or {}
         if tiles.get("honours"):
             raise NotImplementedError("honour tiles are not in the engine's tile set yet")

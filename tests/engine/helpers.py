@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from random import Random
 
 from dsl.ruleset import Ruleset
 from interpreter.engine import Action, Game
@@ -61,3 +62,27 @@ def tsumogiri(game: Game, until=lambda g: False) -> None:
         else:
             choice = legal[0]
         game.apply(choice, seat)
+
+
+def next_dice(game: Game, count: int = 2) -> list[int]:
+    """The dice the game's next roll will show (its random state is left untouched)."""
+    rng = Random()
+    rng.setstate(game.rng.getstate())
+    return [rng.randint(1, 6) for _ in range(count)]
+
+
+def place_stack(game: Game, count: int, text: str) -> None:
+    """Put ``text`` (top, then bottom) into the ``count``-th stack from the tail, swapping
+    with copies still in the wall elsewhere (the tile set is unchanged)."""
+    w = game.wall
+    stack = w.stacks_from_tail()[count - 1]
+    targets = [i for i in (2 * stack, 2 * stack + 1) if not w.taken[i]]
+    for index, t in zip(targets, tiles(text), strict=False):
+        if w.tiles[index] == t:
+            continue
+        other = next(
+            i
+            for i in range(len(w.tiles))
+            if not w.taken[i] and w.tiles[i] == t and i not in targets
+        )
+        w.tiles[index], w.tiles[other] = w.tiles[other], w.tiles[index]

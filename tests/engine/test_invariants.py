@@ -119,3 +119,19 @@ def test_the_toy_ruleset_plays_without_engine_changes():
     assert birds and all(len(e["tiles"]) == 1 for e in birds)
     assert not [e for e in events if e["type"] in ("kong", "replacement")]
     assert all(e["kind"] == "pung" for e in events if e["type"] == "claim")
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        ["exchange=true", "exchange_direction=dice"],
+        ["exchange=true", "exchange_direction=across", "exchange_same_suit=false", "dingque=true"],
+    ],
+)
+@pytest.mark.parametrize("agent", ["random", "simple", "value"])
+def test_invariants_hold_with_the_exchange(settings, agent):
+    app = load("sichuan/app", settings=settings)
+    for seed in range(3):
+        game = checked_game(app, seed, agent)
+        assert [e["type"] for e in game.events].count("exchange") == 1
+        assert replay(game.events, app).hands == 1

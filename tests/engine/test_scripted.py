@@ -7,8 +7,9 @@ from collections import Counter
 import pytest
 
 from dsl.ruleset import load
-from interpreter.engine import Action, IllegalAction
-from tests.engine.helpers import rigged, tile, tsumogiri
+from interpreter.engine import Action, IllegalAction, play, replay
+from interpreter.engine.narrate import narrate
+from tests.engine.helpers import next_dice, place_stack, rigged, tile, tiles, tsumogiri
 
 
 @pytest.fixture(scope="module")
@@ -144,3 +145,99 @@ def test_an_illegal_action_is_refused_and_changes_nothing(qq2014):
     with pytest.raises(IllegalAction):
         game.apply(("discard", tile("5m"), ""))  # not an Action
     assert (game.events, game.census()) == before
+
+
+def _exchange_game(direction):
+    app = load("sichuan/app", settings=["exchange=true", f"exchange_direction={direction}"])
+    hands = {
+        0: "111m 234p 567p 999s 12s",
+        1: "222m 345p 678p 55s 34s",
+        2: "333m 111p 999p 66s 78s",
+        3: "444m 222p 888p 77s 89s",
+    }
+    return app, rigged(app, hands)
+
+
+@pytest.mark.parametrize(
+    "direction, to", [("clockwise", -1), ("counterclockwise", 1), ("across", 2)]
+)
+def test_the_exchange_passes_known_tiles(direction, to):
+    game = _exchange_game(direction)[1]
+    assert game.phase == "exchange" and game.to_move() == 0
+    given = {0: "111m", 1: "222m", 2: "333m", 3: "444m"}
+    legal = game.legal_actions(0)
+    assert all(a.kind == "exchange" for a in legal)
+    assert Action("exchange", option="12s") not in legal  # three tiles, one suit
+    for seat in range(4):
+        assert game.to_move() == seat
+        game.apply(Action("exchange", option=given[seat]))
+        seen = game.observation(seat)["exchange"]
+        assert seen["gave"] == tuple(tiles(given[seat]))
+        assert seat == 3 or seen["received"] == ()  # nothing received before all have chosen
+    event = last_event(game, "exchange")
+    received = {(s + to) % 4: given[s] for s in range(4)}
+    assert event["direction"] == direction and event["dice"] == []
+    assert event["gave"] == [given[s] for s in range(4)]
+    assert event["received"] == [received[s] for s in range(4)]
+    for seat in range(4):
+        assert Counter(tiles(received[seat])) <= Counter(game.players[seat].hand())
+        assert game.observation(seat)["exchange"]["received"] == tuple(tiles(received[seat]))
+    assert game.phase == "turn" and game.to_move() == 0 and game.drawn in game.players[0].hand()
+    assert game.census() == Counter(game.rules.all_tiles)
+    tsumogiri(game)
+    # the same decisions on the same wall give the same log
+    again = _exchange_game(direction)[1]
+    for e in game.events:
+        if e["type"] == "act":
+            again.apply(Action.from_json(e["action"]), e["seat"])
+    assert again.events == game.events
+    assert "exchange" in narrate(game.events)
+
+
+def test_the_exchange_by_dice_replays_and_repeats():
+    app = load("sichuan/app", settings=["exchange=true", "exchange_direction=dice"])
+    agents = ["random", "simple", "efficiency", "value"]
+    result, events = play(app, 5, agents, hands=2)
+    again, events_again = play(app, 5, agents, hands=2)
+    assert events == events_again and result == again
+    found = [e for e in events if e["type"] == "exchange"]
+    assert len(found) == 2 and all(len(e["dice"]) == 1 for e in found)
+    assert replay(events, app).hands == 2
+
+
+def test_an_open_kong_tile_wins_for_another_player():
+    # 开杠 (two tiles from a dice-chosen stack): the dealer kongs 5555m while ready on 2s; the
+    # stack holds 8s (no use to anyone) then 5s, which seat 1 is waiting on: 杠上炮.
+    qq = load("changsha/qq2014", settings=["birds=0"])
+    game = rigged(qq, {0: "5555m 123p 456p 789s 2s", 1: "123m 789m 234p 678p 5s"})
+    kong = Action("kong", tile("5m"), "kaigang")
+    assert kong in game.legal_actions(0)
+    dice = next_dice(game)
+    place_stack(game, sum(dice), "8s 5s")
+    mark = len(game.events)
+    game.apply(kong)
+    assert last_event(game, "replacement") == {
+        "type": "replacement", "seat": 0, "method": "kaigang", "tiles": ["8s", "5s"],
+        "dice": dice,
+    }  # fmt: skip
+    assert game.phase == "kong_tiles" and game.legal_actions(0) == [Action("pass")]
+    game.apply(Action("pass"))
+    while game.round is not None and game.round.tile == tile("8s"):
+        game.apply(Action("pass"))  # nobody takes the 8s
+    assert game.to_move() == 1 and Action("win", tile("5s")) in game.legal_actions(1)
+    game.apply(Action("win", tile("5s")))
+    while not game.is_over() and Action("pass") in game.legal_actions(game.to_move()):
+        game.apply(Action("pass"))
+    after = [e for e in game.events[mark:] if e["type"] != "act"]
+    assert [e["type"] for e in after][:6] == [
+        "kong", "replacement", "discard", "discard", "win", "payment",
+    ]  # fmt: skip
+    win = last_event(game, "win")
+    assert win["seats"] == [1] and win["from"] == 0 and win["context"] == ["kong_discard"]
+    hands = {h["id"]: h["value"] for h in win["hands"][0]["hands"]}
+    assert hands["qianggang"] == 1  # 抢杠上牌: one 合 per winning kong tile
+    total = win["hands"][0]["total"]
+    payments = [(e["from"], e["to"], e["amount"]) for e in after if e["type"] == "payment"]
+    # the discarder alone pays 6 per 合, plus 1 per 合 as the dealer
+    assert payments == [(0, 1, 7 * total)]
+    assert game.result().winners == (1,) and sum(game.result().deltas) == 0
