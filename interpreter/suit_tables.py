@@ -241,6 +241,9 @@ def _load_or_build_arrays() -> dict[str, np.ndarray]:
         partial = path.with_suffix(f".{os.getpid()}.tmp.npz")
         np.savez(partial, **arrays)
         partial.replace(path)
+        for stale in path.parent.glob("suit-tables-*.npz"):
+            if stale != path and ".tmp." not in stale.name:  # an older version's tables
+                stale.unlink(missing_ok=True)
     except OSError:
         pass  # a read-only cache only costs the build time on the next start
     return arrays
