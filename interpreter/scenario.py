@@ -84,6 +84,9 @@ class Scenario:
     """The plain data of the file, test-only keys included."""
     dealers: frozenset[int] = frozenset()
     """Every seat dealing this hand: the dealer, and more under several-dealer rules (通庄)."""
+    paid_kongs: tuple[Kong, ...] = ()
+    """Kongs whose money was paid earlier (in play, when each was made): not paid again, but
+    their money can be transferred to a winner (呼叫转移) or refunded at the end (退税)."""
 
     def __post_init__(self) -> None:
         if not self.dealers:

@@ -134,9 +134,12 @@ def settle(ruleset: Ruleset, scenario: Scenario) -> Settlement:
         wins.append(result)
         payments.extend(_win_payments(ruleset, situations[0], result))
     kong_money = [p for kong in scenario.kongs for p in _kong_payments(ruleset, scenario, kong)]
+    paid_before = [
+        p for kong in scenario.paid_kongs for p in _kong_payments(ruleset, scenario, kong)
+    ]
     payments.extend(kong_money)
-    payments.extend(_transfers(ruleset, scenario, kong_money))
-    payments.extend(_end_of_wall(ruleset, scenario, kong_money, tileset))
+    payments.extend(_transfers(ruleset, scenario, paid_before + kong_money))
+    payments.extend(_end_of_wall(ruleset, scenario, paid_before + kong_money, tileset))
     return Settlement(scenario.players, tuple(wins), tuple(payments), hits)
 
 

@@ -182,3 +182,31 @@ def test_caps_hold(ruleset_id, setting, text):
 
 def test_every_capped_ruleset_is_checked():
     assert {r for r, _ in CAPPED} >= {"changsha/qq2014", "sichuan/blog5"}
+
+
+def test_kong_money_paid_earlier_moves_to_the_winner_on_the_kong_discard():
+    # 呼叫转移: seat 1 made a direct kong on seat 3's tile (paid then), then dealt in.
+    from dataclasses import replace as with_fields
+
+    from interpreter.scenario import Kong
+
+    text = """\
+ruleset: sichuan/blog5
+dealer: 0
+wins:
+  - seat: 2
+    hand: "123m 456m 789m 234p 55p"
+    win_tile: 5p
+    from: 1
+    context: [kong_discard]
+"""
+    scenario = with_fields(read_scenario_text(text), paid_kongs=(Kong(1, "direct", 3),))
+    moved = [
+        p
+        for p in settle(load("sichuan/blog5", settings=["transfer=true"]), scenario).payments
+        if p.reasons == ("kong money transferred",)
+    ]
+    assert [(p.payer, p.payee, p.amount) for p in moved] == [(1, 2, 2)]  # 直杠 2 from seat 3
+    kept = settle(load("sichuan/blog5", settings=["transfer=false"]), scenario)
+    assert all(p.reasons != ("kong money transferred",) for p in kept.payments)
+    assert all("kong)" not in p.reasons[0] for p in kept.payments)  # not paid a second time

@@ -3,16 +3,14 @@ checks when the wall runs out with players still in (查叫, 花猪, 退税)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from dsl.ruleset import Ruleset
 from interpreter import shapes
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import _NOWHERE
 from interpreter.engine.state import tile_name
-from interpreter.scenario import Scenario, Unfinished
-from interpreter.settle import Settlement, settle
+from interpreter.scenario import Unfinished
+from interpreter.settle import settle
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -84,8 +82,7 @@ class WallEnd(_Base):
     def _end_of_wall(self) -> None:
         """The wall ran out with players still in: the ruleset's end checks (查叫, 花猪, 退税).
 
-        Settled with the kongs of the players still in, so that refunds can be worked out;
-        the kong money itself was paid when each kong was made and is left out here.
+        The kongs of the players still in go with it as already paid, for the refunds.
         """
         rules = self.ruleset.get("settlement") or {}
         checks = (rules.get("ready_check") or {}, rules.get("flower_pig") or {})
@@ -97,10 +94,4 @@ class WallEnd(_Base):
             for s in sorted(still_in)
         )
         kongs = tuple(k for k in self.kongs if k.seat in still_in)
-        settlement = settle(self.ruleset, self._scenario((), (), kongs, unfinished))
-        kong_money = len(_kong_only(self.ruleset, self._scenario((), (), kongs)).payments)
-        self._record(replace(settlement, payments=settlement.payments[kong_money:]))
-
-
-def _kong_only(ruleset: Ruleset, scenario: Scenario) -> Settlement:
-    return settle(ruleset, scenario) if scenario.kongs else Settlement(scenario.players, (), ())
+        self._record(settle(self.ruleset, self._scenario((), (), (), unfinished, kongs)))

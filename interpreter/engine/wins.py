@@ -131,12 +131,12 @@ class Wins(_Base):
 
     def _scenario(
         self, wins: tuple[Win, ...], birds: tuple[Tile, ...], kongs: tuple[Kong, ...] = (),
-        unfinished: tuple[Unfinished, ...] = (),
+        unfinished: tuple[Unfinished, ...] = (), paid_kongs: tuple[Kong, ...] = (),
     ) -> Scenario:  # fmt: skip
         return Scenario(
             path="<engine>", ruleset=self.ruleset.id, options={}, players=self.n,
             dealer=self.dealer, wins=wins, birds=birds, bird_dice=(), kongs=kongs,
-            in_game=self._in_game(), unfinished=unfinished, raw={},
+            in_game=self._in_game(), unfinished=unfinished, raw={}, paid_kongs=paid_kongs,
         )  # fmt: skip
 
     def _record(self, settlement: Settlement) -> None:
@@ -211,7 +211,11 @@ class Wins(_Base):
         left_after = len(self._in_game()) - (len(winners) if r.mode == "until_one_left" else 0)
         ends = r.mode == "first_win" or (r.mode == "until_one_left" and left_after <= 1)
         birds = self._birds(winners[0], discarder, context, ends)
-        settlement = settle(self.ruleset, self._scenario(tuple(wins), birds))
+        # On the discard that followed a kong, its money may move to the winner (呼叫转移).
+        last_kong = tuple(
+            k for k in self.kongs[-1:] if "kong_discard" in context and k.seat == discarder
+        )
+        settlement = settle(self.ruleset, self._scenario(tuple(wins), birds, paid_kongs=last_kong))
         self._emit(
             "win", seats=list(winners), tiles=[_NAME(t) for t in tiles],
             context=sorted(context), hands=settlement.to_json()["wins"], **{"from": discarder},
