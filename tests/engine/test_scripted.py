@@ -135,6 +135,36 @@ def test_blood_battle_goes_on_after_wins_on_one_discard():
     assert payers == {(0, 1), (0, 2), (0, 3)}  # seat 3's self-draw: only seat 0 is still in
 
 
+def test_blood_battle_ends_at_the_wall_with_a_flower_pig_and_a_ready_check():
+    # Seats 1 and 2 win on the dealer's first discard; seats 0 and 3 play on to the end of
+    # the wall.  Seat 3 is ready on 3m, which it can never draw (seat 0 holds the others);
+    # seat 0 holds every suit and is not ready: it pays 花猪 and 查叫 to seat 3.
+    blog5 = load("sichuan/blog5")
+    game = rigged(
+        blog5,
+        {
+            0: "9p 333m 147p 258s 369s 1m",
+            1: "123s 456s 789s 234s 9p",
+            2: "111p 222p 333p 444p 9p",
+            3: "555p 666p 777p 888p 3m",
+        },
+    )
+    game.apply(Action("discard", tile("9p")))
+    game.apply(Action("win", tile("9p")))
+    game.apply(Action("win", tile("9p")))
+    assert last_event(game, "win")["seats"] == [1, 2]
+    wins_paid = sum(1 for e in game.events if e["type"] == "payment")
+    tsumogiri(game)
+    result = game.result()
+    assert result.reason == "wall" and result.winners == (1, 2)
+    end = [e for e in game.events if e["type"] == "payment"][wins_paid:]
+    assert [(e["from"], e["to"], e["amount"], e["reasons"][0].split(":")[0]) for e in end] == [
+        (0, 3, 10, "花猪"),  # 10× the stake, no cap (C-33)
+        (0, 3, 2, "查叫"),  # the least seat 3 could win: 对对胡 2番 = 2 (C-32)
+    ]
+    assert sum(result.deltas) == 0
+
+
 def test_an_illegal_action_is_refused_and_changes_nothing(qq2014):
     game = rigged(qq2014, {0: "5555m 123p 456p 789s 2s"})
     before = (list(game.events), game.census())
