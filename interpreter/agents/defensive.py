@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from dsl.ruleset import Ruleset
-from interpreter.agents.efficiency import EfficiencyAgent
+from interpreter.agents.efficiency import EfficiencyAgent, Seen
 from interpreter.agents.reading import View
 from interpreter.engine.actions import PASS, Action
 from interpreter.suit_tables import RANKS
@@ -94,18 +94,11 @@ class DefensiveAgent(EfficiencyAgent):
             danger *= 0.7
         return danger
 
-    def discard(
-        self,
-        obs: dict[str, Any],
-        legal: Sequence[Action],
-        view: View,
-        facts: Any,
-        void: int | None,
-        visible: Sequence[int],
-    ) -> Action:
+    def discard(self, seen: Seen, legal: Sequence[Action]) -> Action:
+        obs, view, facts, void, visible = seen.obs, seen.view, seen.facts, seen.void, seen.visible
         threats = self.threats(obs, view) if self.defence > 0 else {}
         if not threats or max(threats.values()) < 0.2:
-            return super().discard(obs, legal, view, facts, void, visible)
+            return super().discard(seen, legal)
         allowed = {a.tile for a in legal if a.kind == "discard"}
         rows = [r for r in self.table(view, facts, visible) if r.discard in allowed]
         if void is not None and any(r.discard // RANKS == void for r in rows):
@@ -122,20 +115,13 @@ class DefensiveAgent(EfficiencyAgent):
 
         return Action("discard", min(rows, key=cost).discard)
 
-    def claim(
-        self,
-        obs: dict[str, Any],
-        legal: Sequence[Action],
-        view: View,
-        facts: Any,
-        void: int | None,
-        visible: Sequence[int],
-    ) -> Action:
-        threats = self.threats(obs, view) if self.defence > 0 else {}
+    def claim(self, seen: Seen, legal: Sequence[Action]) -> Action:
+        view = seen.view
+        threats = self.threats(seen.obs, view) if self.defence > 0 else {}
         if threats and max(threats.values()) * self.defence > 0.45:
             from interpreter import shapes
 
             m = len(view.melds)
-            if shapes.shanten(view.keys, m, self.form(facts, m)) >= 2:
+            if shapes.shanten(view.keys, m, self.form(seen.facts, m)) >= 2:
                 return PASS
-        return super().claim(obs, legal, view, facts, void, visible)
+        return super().claim(seen, legal)

@@ -23,6 +23,7 @@ Parameters: ``seed`` (kept for the contract; the bot has no randomness), ``kong_
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from dsl.ruleset import Ruleset
@@ -33,6 +34,18 @@ from interpreter.discards import DiscardOption, discard_table
 from interpreter.engine.actions import PASS, Action
 
 KONG_POLICIES = ("never", "always", "no_worse")
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What a decision starts from: the observation, the player's view of it, what the
+    ruleset says (``facts``), the suit being given up (``void``) and the copies seen."""
+
+    obs: dict[str, Any]
+    view: View
+    facts: Any
+    void: int | None
+    visible: Sequence[int]
 
 
 class EfficiencyAgent:
@@ -52,13 +65,13 @@ class EfficiencyAgent:
 
     # --- what every decision needs ------------------------------------------------------------
 
-    def _setup(self, obs: dict[str, Any]) -> tuple[View, Any, int | None, list[int]]:
+    def _setup(self, obs: dict[str, Any]) -> Seen:
         ruleset = reading.ruleset_of(obs, self.ruleset)
         facts = reading.facts(ruleset) if ruleset is not None else None
         view = View.of(obs)
         suits = facts.suits if facts else (0, 1, 2)
         void = reading.void_target(view, suits, bool(facts and facts.void_suit))
-        return view, facts, void, reading.blind_visible(view, void)
+        return Seen(obs, view, facts, void, reading.blind_visible(view, void))
 
     def form(self, facts: Any, melds: int) -> shapes.SevenPairsForm | None:
         return reading.form_for(melds, facts.form if facts else "quads")
@@ -77,41 +90,26 @@ class EfficiencyAgent:
             return reading.exchange_choice(obs["hand"], legal)
         if "void" in kinds:
             return reading.void_choice(View.of(obs), legal)
-        view, facts, void, visible = self._setup(obs)
+        seen = self._setup(obs)
         if "take" in kinds:
-            m = len(view.melds)
-            ready = shapes.shanten(view.keys, m, self.form(facts, m)) == 0
+            m = len(seen.view.melds)
+            ready = shapes.shanten(seen.view.keys, m, self.form(seen.facts, m)) == 0
             return kinds["take"][0] if ready else PASS
         if "discard" in kinds:
-            return self.turn(obs, legal, kinds, view, facts, void, visible)
+            return self.turn(seen, legal, kinds)
         if obs.get("claim") and any(k in kinds for k in ("pung", "chow", "kong")):
-            return self.claim(obs, legal, view, facts, void, visible)
+            return self.claim(seen, legal)
         return kinds["pass"][0] if "pass" in kinds else legal[0]
 
-    def discard(
-        self,
-        obs: dict[str, Any],
-        legal: Sequence[Action],
-        view: View,
-        facts: Any,
-        void: int | None,
-        visible: Sequence[int],
-    ) -> Action:
+    def discard(self, seen: Seen, legal: Sequence[Action]) -> Action:
+        view, facts, void, visible = seen.view, seen.facts, seen.void, seen.visible
         allowed = {a.tile for a in legal if a.kind == "discard"}
         row = reading.first_legal(self.table(view, facts, visible), allowed, void, view.counts)
         return Action("discard", row.discard)
 
-    def turn(
-        self,
-        obs: dict[str, Any],
-        legal: Sequence[Action],
-        kinds: dict[str, list[Action]],
-        view: View,
-        facts: Any,
-        void: int | None,
-        visible: Sequence[int],
-    ) -> Action:
-        choice = self.discard(obs, legal, view, facts, void, visible)
+    def turn(self, seen: Seen, legal: Sequence[Action], kinds: dict[str, list[Action]]) -> Action:
+        view, facts, void, visible = seen.view, seen.facts, seen.void, seen.visible
+        choice = self.discard(seen, legal)
         kongs = [a for a in kinds.get("kong", ()) if a.tile // 9 != void]
         if kongs and self.kong_policy != "never":
             tiles = sorted({a.tile for a in kongs})
@@ -133,16 +131,9 @@ class EfficiencyAgent:
                     return pick
         return choice
 
-    def claim(
-        self,
-        obs: dict[str, Any],
-        legal: Sequence[Action],
-        view: View,
-        facts: Any,
-        void: int | None,
-        visible: Sequence[int],
-    ) -> Action:
-        tile = obs["claim"]["tile"]
+    def claim(self, seen: Seen, legal: Sequence[Action]) -> Action:
+        view, facts, void, visible = seen.view, seen.facts, seen.void, seen.visible
+        tile = seen.obs["claim"]["tile"]
         if void is not None and tile // 9 == void:
             return PASS
         m = len(view.melds)
