@@ -16,7 +16,7 @@ def reference_shanten(counts, melds, form):
     return shapes.shanten(shapes.keys_of(counts), melds, form)
 
 
-def brute_force_table(counts, melds, form, visible):
+def brute_force_table(counts, melds, form, visible, copies=4):
     rows = {}
     for discard in range(27):
         if not counts[discard]:
@@ -26,24 +26,25 @@ def brute_force_table(counts, melds, form, visible):
         shanten = reference_shanten(after, melds, form)
         accepted = []
         for tile in range(27):
-            if after[tile] >= 4:
+            if after[tile] >= copies:
                 continue
             grown = list(after)
             grown[tile] += 1
             if reference_shanten(grown, melds, form) < shanten:
-                accepted.append((tile, max(0, 4 - counts[tile] - visible[tile])))
+                accepted.append((tile, max(0, copies - counts[tile] - visible[tile])))
         rows[discard] = (shanten, accepted)
     return rows
 
 
-hand_cases = st.integers(0, 2).flatmap(
-    lambda melds: st.tuples(
-        st.just(melds),
-        st.lists(st.integers(0, 26), min_size=14 - 3 * melds, max_size=14 - 3 * melds).filter(
-            lambda ts: all(ts.count(t) <= 4 for t in ts)
+hand_cases = st.tuples(st.integers(0, 2), st.sampled_from([4, 4, 3])).flatmap(
+    lambda case: st.tuples(
+        st.just(case[0]),
+        st.lists(st.integers(0, 26), min_size=14 - 3 * case[0], max_size=14 - 3 * case[0]).filter(
+            lambda ts: all(ts.count(t) <= case[1] for t in ts)
         ),
         st.sampled_from(["quads", "distinct", None]),
         st.lists(st.integers(0, 26), max_size=12),
+        st.just(case[1]),
     )
 )
 
@@ -51,11 +52,11 @@ hand_cases = st.integers(0, 2).flatmap(
 @settings(max_examples=400, deadline=None)
 @given(hand_cases)
 def test_discard_table_matches_brute_force(case):
-    melds, hand, form, seen = case
+    melds, hand, form, seen, copies = case
     counts = STANDARD.counts(hand)
-    visible = [min(n, 4 - c) for n, c in zip(STANDARD.counts(seen), counts, strict=True)]
-    table = discards.discard_table(shapes.keys_of(counts), melds, visible, form)
-    expected = brute_force_table(counts, melds, form, visible)
+    visible = [min(n, copies - c) for n, c in zip(STANDARD.counts(seen), counts, strict=True)]
+    table = discards.discard_table(shapes.keys_of(counts), melds, visible, form, copies)
+    expected = brute_force_table(counts, melds, form, visible, copies)
     got = {o.discard: (o.shanten, list(zip(o.accepted, o.live, strict=True))) for o in table}
     assert got == expected
     for option in table:
