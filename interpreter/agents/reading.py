@@ -5,14 +5,16 @@ its declared melds, and how many copies of each tile it can see elsewhere (disca
 exposed melds, kong tiles shown apart).  :class:`RuleFacts` is what a bot learns from
 the ruleset by asking the engine's win test and the settlement engine: whether seven
 pairs win (and whether a four-of-a-kind counts as two pairs), whether a win must lack a
-suit, and what a finished hand is worth to its winner.  No hand type is named here: a
-hand's worth is whatever the ruleset's settlement pays for it.
+suit, what share of complete hands it accepts at all, and what a finished hand is worth to
+its winner.  No hand type is named here: a hand's worth is whatever the ruleset's
+settlement pays for it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from random import Random
 from typing import Any
 
 from dsl.ruleset import Ruleset
@@ -102,11 +104,46 @@ class RuleFacts:
         two_suits = "1133557799m2244p"
         if self._wins_shape(two_suits):
             self.form = "quads" if self._wins_shape("1111335577m2244p") else "distinct"
+        self.win_share = self._win_share()
+        """The share of complete hands (four melds and a pair) the ruleset accepts as a win on
+        a discard: 1 when any does; less when, say, the pair must be of certain ranks.  A
+        hand ready in shape is ready to win about this often."""
+
+    def _win_share(self, samples: int = 300) -> float:
+        """Asks the win test about a fixed sample of complete concealed hands in two suits (so
+        that a rule asking for a missing suit is met): melds and pair drawn at random."""
+        rng = Random(0)
+        suits = self.suits[:2]
+        accepted = tried = 0
+        while tried < samples:
+            counts = [0] * KINDS
+            for _ in range(4):
+                low = rng.choice(suits) * RANKS + rng.randrange(RANKS - 2)
+                if rng.random() < 0.6:
+                    meld = [low, low + 1, low + 2]
+                else:
+                    meld = [low + rng.randrange(3)] * 3
+                for t in meld:
+                    counts[t] += 1
+            pair = rng.choice(suits) * RANKS + rng.randrange(RANKS)
+            counts[pair] += 2
+            if max(counts) > self.copies:
+                continue
+            tiles = STANDARD.tiles_of(counts)
+            win_tile = rng.choice(tiles)
+            tiles.remove(win_tile)
+            tiles.append(win_tile)  # the winning tile last
+            tried += 1
+            accepted += self._wins(tiles, (False,))
+        return accepted / samples
 
     def _wins_shape(self, text: str) -> bool:
-        tiles = STANDARD.parse(text)
+        return self._wins(STANDARD.parse(text), (True, False))
+
+    def _wins(self, tiles: list[Tile], self_draws: tuple[bool, ...]) -> bool:
+        """Whether the concealed ``tiles`` (the winning tile last) win by one of ``self_draws``."""
         keys = shapes.keys_of(STANDARD.counts(tiles))
-        for self_draw in (True, False):
+        for self_draw in self_draws:
             situation = Situation(
                 keys=keys,
                 win_tile=tiles[-1],

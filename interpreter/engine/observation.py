@@ -11,8 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from interpreter.tiles import STANDARD
+
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
+
+_TILE = {STANDARD.name(t): t for t in range(STANDARD.kinds)}
+_NOT_FROM_RIVER = frozenset(("robbing_kong", "kong_draw"))
+"""Win contexts whose tile never lay in the discarder's river (a robbed kong, a kong tile)."""
 
 
 def _melds(game: Game, seat: int) -> tuple[tuple[tuple[str, int, bool], ...], ...]:
@@ -44,6 +50,45 @@ def _exchange(game: Game, seat: int) -> dict[str, tuple[int, ...]] | None:
     return None
 
 
+def _rivers(game: Game, seat: int) -> tuple[tuple[tuple[int, int | None], ...], ...]:
+    """Every tile each seat has discarded, in order, as ``(tile, taker)``: ``taker`` is the
+    seat that claimed it or won on it (the nearest winner), None while it lies in the river.
+
+    ``discards`` drops a tile once it is taken; a defender still needs it (a player seldom
+    waits on a tile it threw).  Read from the public events of the hand."""
+    rivers: list[list[list[Any]]] = [[] for _ in game.players]
+    last: list[Any] = [None, None]  # the latest discard: a claim or a win takes that one
+    for event in game.events:
+        kind = event["type"]
+        if kind == "discard":
+            last = [_TILE[event["tile"]], None]
+            rivers[event["seat"]].append(last)
+        elif kind == "claim":
+            last[1] = event["seat"]
+        elif (
+            kind == "win"
+            and event["from"] is not None
+            and not _NOT_FROM_RIVER.intersection(event["context"])
+        ):
+            last[1] = event["seats"][0]
+    return tuple(tuple((t, taker) for t, taker in river) for river in rivers)
+
+
+def _missed_win(game: Game, seat: int) -> dict[str, Any] | None:
+    """The seat's own missed-win lock (过胡): what it may not win on a discard until the lock
+    ends (``until``: its next draw or its next action).  Only the seat knows it passed a win,
+    so other seats' locks are not observed.  None when no lock is set."""
+    p = game.players[seat]
+    if not (p.lock_all or p.lock_tiles or p.lock_value >= 0):
+        return None
+    return {
+        "any_tile": p.lock_all,
+        "tiles": tuple(sorted(p.lock_tiles)),
+        "up_to_value": p.lock_value if p.lock_value >= 0 else None,
+        "until": game.rules.missed_win_until,
+    }
+
+
 FIELDS: dict[str, Callable[[Game, int], Any]] = {
     "seat": lambda g, s: s,
     "phase": lambda g, s: g.phase,
@@ -54,11 +99,13 @@ FIELDS: dict[str, Callable[[Game, int], Any]] = {
     "drawn": lambda g, s: g.drawn if g.current == s and g.phase == "turn" else None,
     "melds": _melds,
     "discards": lambda g, s: tuple(tuple(q.discards) for q in g.players),
+    "rivers": _rivers,
     "wall": lambda g, s: g.wall.drawable,
     "in_game": lambda g, s: tuple(q.in_game for q in g.players),
     "void": lambda g, s: tuple(q.void for q in g.players),
     "exchange": _exchange,
     "locked": lambda g, s: g.players[s].locked,
+    "missed_win": _missed_win,
     "scores": lambda g, s: tuple(g.deltas),
     "kong_tiles": lambda g, s: tuple(g.kong_tiles),
     "claim": _claim,

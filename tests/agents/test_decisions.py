@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dsl.ruleset import load
+from interpreter import shapes
 from interpreter.agents import make_agent, reading
 from interpreter.agents.reading import View
 from interpreter.discards import discard_table
@@ -97,7 +98,8 @@ def test_efficiency_wins_and_claims_only_what_helps() -> None:
 def test_defensive_avoids_the_ready_opponents_tile() -> None:
     ruleset = load("sichuan/blog5")
     hand = "1245m 3379p 1346m 8p"
-    # seat 1 shows three pungs late in the hand; it has thrown 8p, the second-best discard
+    # seat 1 shows three pungs late in the hand; it has thrown 8p, the second-best discard,
+    # and no character, so the efficiency bot's 1m is live against it
     melds = (
         (),
         (
@@ -108,7 +110,7 @@ def test_defensive_avoids_the_ready_opponents_tile() -> None:
         (),
         (),
     )
-    seen = ("", "8p 9m 1p 4p 7m 9m", "", "")
+    seen = ("", "8p 9s 1p 4p 7s 9s", "", "")
     obs = observation(ruleset, hand, melds=melds, discards=seen, wall=12)
     efficiency = make_agent("efficiency", 0, ruleset=ruleset).act(obs, discards_of(hand))
     defensive = make_agent("defensive", 0, ruleset=ruleset, defence=1.0)
@@ -150,3 +152,61 @@ def test_void_choice_is_the_suit_held_least() -> None:
     legal = [Action("void", option=s) for s in "mps"]
     for name in ("efficiency", "value", "defensive"):
         assert make_agent(name, 0, ruleset=ruleset).act(obs, legal) == Action("void", option="s")
+
+
+def test_the_ruleset_tells_how_often_a_ready_shape_may_win() -> None:
+    # A plain win needs a 2/5/8 pair in Changsha; any complete hand wins in Sichuan.
+    assert reading.facts(load("changsha/qq2014")).win_share < 0.5
+    assert reading.facts(load("sichuan/blog5")).win_share == 1.0
+
+
+def test_defensive_reads_two_early_chows_as_little_threat() -> None:
+    ruleset = load("changsha/qq2014")
+    hand = "1245m 3379p 13468s"
+    melds = ((), (("chow", tiles("2p")[0], False), ("chow", tiles("5s")[0], False)), (), ())
+    obs = observation(ruleset, hand, melds=melds, discards=("9s", "1m 9p", "", ""), wall=48)
+    bot = make_agent("defensive", 0, ruleset=ruleset, defence=1.0)
+    assert bot.threats(obs, View.of(obs), reading.facts(ruleset))[1] < 0.1
+    efficiency = make_agent("efficiency", 0, ruleset=ruleset).act(obs, discards_of(hand))
+    assert bot.act(obs, discards_of(hand)) == efficiency
+
+
+FOUR_MELDS = (
+    (),
+    tuple(("pung", tiles(t)[0], False) for t in ("2p", "6p", "8s", "3m")),
+    (),
+    (),
+)
+
+
+def test_defensive_folds_a_far_hand_against_four_melds_and_pushes_a_near_one() -> None:
+    ruleset = load("changsha/qq2014")
+    facts = reading.facts(ruleset)
+    far = "1245m 3379p 13468s"
+    river = ("", "4p 7m 9m 1p 1s", "", "")  # seat 1 threw 1s, which the far hand holds
+    obs = observation(ruleset, far, melds=FOUR_MELDS, discards=river, wall=20)
+    assert shapes.shanten(View.of(obs).keys, 0, facts.form) >= 2
+    efficiency = make_agent("efficiency", 0, ruleset=ruleset).act(obs, discards_of(far))
+    defensive = make_agent("defensive", 0, ruleset=ruleset, defence=1.0)
+    choice = defensive.act(obs, discards_of(far))
+    assert choice != efficiency and choice.tile in tiles(river[1])  # 现物 instead
+    # one tile from ready: where the first win ends the hand it plays on (push 2) …
+    near = "123m 456m 78p 55s 19s 9p"
+    obs = observation(ruleset, near, melds=FOUR_MELDS, discards=river, wall=20)
+    assert shapes.shanten(View.of(obs).keys, 0, facts.form) == 1
+    efficiency = make_agent("efficiency", 0, ruleset=ruleset).act(obs, discards_of(near))
+    assert defensive.act(obs, discards_of(near)) == efficiency
+    # … unless told to fold any hand not ready
+    pushless = make_agent("defensive", 0, ruleset=ruleset, defence=1.0, push=0)
+    assert pushless.act(obs, discards_of(near)) != efficiency
+
+
+def test_a_tile_claimed_from_an_opponents_river_is_its_own_discard() -> None:
+    ruleset = load("changsha/qq2014")
+    obs = observation(ruleset, "1245m 3379p 13468s", wall=30)
+    bot = make_agent("defensive", 0, ruleset=ruleset)
+    view = View.of(obs)
+    four = tiles("4m")[0]
+    before = bot.danger(obs, view, 1, four)
+    obs["rivers"] = ((), ((tiles("9s")[0], None), (four, 2)), (), ())  # seat 2 chowed its 4m
+    assert bot.danger(obs, view, 1, four) < 0.5 * before

@@ -24,3 +24,14 @@ def test_efficiency_beats_random() -> None:
     diffs = [(r[0] + r[2]) / 2 - (r[1] + r[3]) / 2 for r in rows]
     mean, ci = t.mean_ci(diffs)
     assert mean - ci > 0, (mean, ci)
+
+
+def test_every_seating_gives_identical_bots_identical_results() -> None:
+    # Turning the bots round the table keeps who sits after whom (who may chow whose
+    # discards); every order of them does not, so a bot and its copy come out equal.
+    t = load_bench()
+    assert len(t.seatings(4, "all")) == 24 and len(t.seatings(4, "rotations")) == 4
+    bots = ("efficiency", "defensive:defence=0", "random", "simple")
+    rows = t.play_walls(("changsha/qq2014", bots, 0, 2, 5, "all"))
+    assert all(r[0] == r[1] for r in rows), rows
+    assert any(r[0] != r[2] for r in rows)

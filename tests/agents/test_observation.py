@@ -1,0 +1,62 @@
+"""What a seat observes of others' rivers and of its own missed-win lock."""
+
+from __future__ import annotations
+
+import pytest
+
+from dsl.ruleset import load
+from interpreter.agents import make_agent
+from interpreter.engine import Action, Game
+from interpreter.engine.actions import PASS
+from tests.engine.helpers import rigged, tile
+
+# Changsha 2014: chow from the previous player only; a pass on a win locks every discard win
+# until the player's own draw.  Seat 2 waits on 5m (2s pair); seat 0 (the dealer) holds 5m.
+HANDS = {
+    0: "5m 1m 9m 1p 9p 1s 3s 9s 2m 3p 7p 4s 6s 8m",
+    1: "1m 2m 8m 9m 5p 8p 9p 9p 1s 2s 5s 6s 8s",
+    2: "46m 123p 456p 789s 22s",
+    3: "3m 7m 7m 2p 2p 6p 7p 3s 4s 5s 6s 7s 8p",
+}
+
+
+def test_a_claimed_tile_stays_in_the_river_marked_with_its_taker() -> None:
+    hands = dict(HANDS)
+    hands[1], hands[2] = HANDS[2], HANDS[1]  # the 5m wait sits next: it may chow
+    game = rigged(load("changsha/qq2014"), hands, draws="9m 9s")
+    game.apply(Action("discard", tile("5m")), 0)
+    assert Action("chow", tile("4m")) in game.legal_actions(1)
+    game.apply(Action("chow", tile("4m")), 1)
+    game.apply(Action("discard", tile("2s")), 1)
+    obs = game.observation(3)
+    assert obs["discards"][0] == ()  # the claimed tile has left the discards …
+    assert obs["rivers"][0] == ((tile("5m"), 1),)  # … but not the river: seat 1 took it
+    assert obs["rivers"][1] == ((tile("2s"), None),)
+
+
+@pytest.mark.parametrize("rid", ["changsha/qq2014", "sichuan/blog5"])
+def test_the_rivers_untaken_tiles_are_the_discards(rid: str) -> None:
+    ruleset = load(rid)
+    taken = 0
+    for seed in range(12):
+        game = Game(ruleset, seed, seed % 4)
+        bots = [make_agent("random" if s % 2 else "simple", seed + s) for s in range(4)]
+        while (seat := game.to_move()) is not None:
+            obs = game.observation(seat)
+            for river, discards in zip(obs["rivers"], obs["discards"], strict=True):
+                assert tuple(t for t, taker in river if taker is None) == discards
+                taken += sum(taker is not None for _, taker in river)
+            game.apply(bots[seat].act(obs, game.legal_actions(seat)), seat)
+    assert taken > 0
+
+
+def test_a_passed_win_shows_in_the_passers_own_observation_only() -> None:
+    game = rigged(load("changsha/qq2014"), HANDS, draws="9m 9s")
+    game.apply(Action("discard", tile("5m")), 0)
+    assert Action("win", tile("5m")) in game.legal_actions(2)
+    assert game.observation(2)["missed_win"] is None
+    game.apply(PASS, 2)
+    assert game.to_move() == 1  # seat 1 has drawn; seat 2 has not drawn since its pass
+    lock = game.observation(2)["missed_win"]
+    assert lock == {"any_tile": True, "tiles": (), "up_to_value": None, "until": "own_draw"}
+    assert game.observation(1)["missed_win"] is None
