@@ -23,14 +23,14 @@ the further the hand is from ready) plus ``defence`` × ``_RISK`` × Σ threat �
 ``defence`` 0 it plays exactly as the efficiency bot; at 1 it folds a far hand against a
 likely-ready opponent.  It plays as the efficiency bot while no opponent's threat reaches
 ``_ALERT``, and while its own hand is fewer than ``push`` tiles from ready (shanten).
-``push`` defaults by the ruleset: 2 where the first win ends the hand (a near hand is the
-best defence there: winning ends the danger, and a dodged discard often only leaves the
-ready player to draw its tile), 0 where play goes on after a win (a hand still playing
-at the end collects the end-of-hand settlements).  Claims that open the hand are declined
+``push`` defaults to 2: a near hand is the best defence (winning ends the danger, and a
+dodged discard often only leaves the ready player to draw its tile).  Where play goes on
+after a win, ``push`` 0 folds near hands too and stays in play to the end, which pays only
+while someone at the table is left a flower pig (花猪) or not ready (docs/AGENTS.md).  Claims that open the hand are declined
 while a threat is high and the hand is two or more tiles from ready.
 
 Parameters: ``seed`` (no randomness is used), ``defence`` (0..1, default 0.7), ``push``
-(default by the ruleset, as above), and the efficiency bot's ``kong_policy`` and
+(default 2), and the efficiency bot's ``kong_policy`` and
 ``kong_option``.
 """
 
@@ -60,8 +60,6 @@ _RISK = 4.0
 """The weight of Σ threat × danger (times ``defence``) against a discard's efficiency loss."""
 _CLAIM_THREAT = 0.3
 """Above this threat × ``defence``, a hand two or more tiles from ready declines claims."""
-_PUSH = {"first_win": 2}
-"""The default ``push`` by how a hand ends (``Rules.mode``); 0 for any other."""
 
 
 class DefensiveAgent(EfficiencyAgent):
@@ -69,7 +67,7 @@ class DefensiveAgent(EfficiencyAgent):
         self,
         seed: int = 0,
         defence: float = 0.7,
-        push: int | None = None,
+        push: int = 2,
         kong_policy: str = "no_worse",
         kong_option: int = 0,
         ruleset: Ruleset | None = None,
@@ -78,7 +76,7 @@ class DefensiveAgent(EfficiencyAgent):
         if not 0.0 <= float(defence) <= 1.0:
             raise ValueError(f"defence {defence}: expected a number from 0 to 1")
         self.defence = float(defence)
-        self.push = None if push is None else int(push)
+        self.push = int(push)
 
     def threats(self, obs: dict[str, Any], view: View, facts: Any) -> dict[int, float]:
         """How likely each opponent still in the hand is ready to win, from visible facts."""
@@ -144,10 +142,7 @@ class DefensiveAgent(EfficiencyAgent):
         if void is not None and any(r.discard // RANKS == void for r in rows):
             rows = [r for r in rows if r.discard // RANKS == void]
         best_s = rows[0].shanten
-        push = self.push
-        if push is None:
-            push = _PUSH.get(facts.rules.mode, 0) if facts is not None else 0
-        if best_s < push:
+        if best_s < self.push:
             return super().discard(seen, legal)
         best_live = max(rows[0].live_total, 1)
         # A far hand is worth less to keep: efficiency weighs less the further it is.

@@ -113,7 +113,13 @@ def test_defensive_avoids_the_ready_opponents_tile() -> None:
     seen = ("", "8p 9s 1p 4p 7s 9s", "", "")
     obs = observation(ruleset, hand, melds=melds, discards=seen, wall=12)
     efficiency = make_agent("efficiency", 0, ruleset=ruleset).act(obs, discards_of(hand))
-    defensive = make_agent("defensive", 0, ruleset=ruleset, defence=1.0)
+    # the hand is ready after its best discard: by default (push 2) it plays on …
+    assert (
+        make_agent("defensive", 0, ruleset=ruleset, defence=1.0).act(obs, discards_of(hand))
+        == efficiency
+    )
+    # … and with push 0 it folds even a ready hand
+    defensive = make_agent("defensive", 0, ruleset=ruleset, defence=1.0, push=0)
     choice = defensive.act(obs, discards_of(hand))
     assert efficiency != choice
     assert choice.tile in tiles(seen[1])  # 现物: that opponent's own discard
@@ -190,7 +196,7 @@ def test_defensive_folds_a_far_hand_against_four_melds_and_pushes_a_near_one() -
     defensive = make_agent("defensive", 0, ruleset=ruleset, defence=1.0)
     choice = defensive.act(obs, discards_of(far))
     assert choice != efficiency and choice.tile in tiles(river[1])  # 现物 instead
-    # one tile from ready: where the first win ends the hand it plays on (push 2) …
+    # one tile from ready: by default it plays on (push 2) …
     near = "123m 456m 78p 55s 19s 9p"
     obs = observation(ruleset, near, melds=FOUR_MELDS, discards=river, wall=20)
     assert shapes.shanten(View.of(obs).keys, 0, facts.form) == 1
