@@ -26,6 +26,9 @@ def main() -> None:
 
     from dsl.ruleset import available_ids, load
     from interpreter.engine import play
+    from interpreter.suit_tables import suit_splits
+
+    suit_splits()  # the splits table is built on first use: not part of any ruleset's time
 
     ids = args.rulesets or [
         rid

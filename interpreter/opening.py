@@ -26,7 +26,7 @@ from typing import Any
 from dsl.ruleset import Ruleset
 from dsl.situation import Situation
 from interpreter import prefilter, shapes
-from interpreter.settle import Payment
+from interpreter.settle import Payment, ruleset_memo
 from interpreter.tiles import STANDARD, Tile
 
 
@@ -67,11 +67,7 @@ def find_opening(
         return found
     types = _types(ruleset)
     for seat, tiles in enumerate(hands):
-        keys = shapes.keys_of(STANDARD.counts(tiles))
-        size, pairs, distinct, _ = shapes._tally(keys)
-        mask = prefilter.concealed_mask(keys)
-        probe = prefilter.Probe(mask, mask, 0, size, size, pairs - distinct, False, False,
-                                False, False, False, False, True)  # fmt: skip
+        probe = prefilter.probe_of(shapes.keys_of(STANDARD.counts(tiles)), (), _OPENING)
         situation: Situation | None = None
         for hand_id, spec, need in types:
             if need is not None and not need(probe):
@@ -91,24 +87,31 @@ def find_opening(
     return found
 
 
-_TYPES: dict[int, tuple[Ruleset, list[tuple[str, Any, prefilter.Need | None]]]] = {}
+_OPENING = tuple(name == "opening" for name in prefilter.FLAGS)
 
 
 def _types(ruleset: Ruleset) -> list[tuple[str, Any, prefilter.Need | None]]:
     """The enabled opening hand types with a cheap necessary condition each, read once."""
-    cached = _TYPES.get(id(ruleset))
-    if cached is None or cached[0] is not ruleset:
-        types = [
+    memo = ruleset_memo(ruleset, "opening types")
+    if not memo:
+        memo["types"] = [
             (hand_id, spec, prefilter.test_of(prefilter.necessary(spec["when"].ast, False)))
             for hand_id, spec in (section(ruleset).get("hands") or {}).items()
             if spec.get("enabled", True)
         ]
-        cached = _TYPES[id(ruleset)] = (ruleset, types)
-    return cached[1]
+    return memo["types"]
 
 
 def bird_count(ruleset: Ruleset, dealer: int, players: int, seat: int) -> int:
     """How many birds an opening hand of ``seat`` turns (0 when birds do not apply)."""
+    memo = ruleset_memo(ruleset, "opening bird count")
+    key = (dealer, players, seat)
+    if key not in memo:
+        memo[key] = _bird_count(ruleset, dealer, players, seat)
+    return memo[key]
+
+
+def _bird_count(ruleset: Ruleset, dealer: int, players: int, seat: int) -> int:
     birds = ruleset.get("birds") or {}
     if section(ruleset).get("birds", "none") == "none" or not birds.get("count"):
         return 0
@@ -130,13 +133,17 @@ def bird_hits(
     if not count or "seat" not in spec:
         return {}
     tiles = [*birds, *(value - 1 for value in bird_dice)][:count]
-    base = Situation(
-        keys=(0,) * len(STANDARD.suits), dealer=dealer, players=players,
-        options=ruleset.option_values, winner=seat,
-    )  # fmt: skip
+    memo = ruleset_memo(ruleset, "opening bird seat")
     hits: dict[int, int] = {}
     for tile in tiles:
-        hit = int(spec["seat"](replace(base, tile=tile))) % players
+        key = (dealer, players, seat, tile)
+        if key not in memo:
+            base = Situation(
+                keys=(0,) * len(STANDARD.suits), dealer=dealer, players=players,
+                options=ruleset.option_values, winner=seat, tile=tile,
+            )  # fmt: skip
+            memo[key] = int(spec["seat"](base)) % players
+        hit = memo[key]
         hits[hit] = hits.get(hit, 0) + 1
     return hits
 

@@ -16,28 +16,34 @@ The test is asked only about hands that are neither complete nor seven pairs, so
 ``if``, ``standard()`` and ``seven_pairs()``, the
 flags of how a hand is won (``self_draw``, ``kong_draw``, ...), ``all(C, test)`` and
 ``any(C, test)`` over the hand's tiles when the test reads only the element (its rank,
-suit, literals), and ``count(C[, test])`` compared with a number for the collections whose
-size the probe knows.
+suit, literals, how many of it the hand holds), ``count(C[, test])`` compared with a
+number (exactly, from bit masks of the tiles held once, twice, three and four times, for
+the hand's tiles and distinct tiles), and ``held(5m)`` compared with a number.
+
+The same forms also give a test asked once per hand *before* a tile joins it
+(:func:`after_one_tile`): it fails when no tile added, however the hand is then won, can
+make the condition hold, so a player's hand need not be judged again on every discard.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from dsl import syntax
 from dsl.situation import HandMeld
 from interpreter import shapes
-from interpreter.suit_tables import POW
 from interpreter.tiles import RANKS, STANDARD, Tile
 
 Need = Callable[["Probe"], bool]
 FLAGS = (
     "self_draw", "kong_draw", "kong_discard", "robbing_kong", "last_tile", "first_turn", "opening",
 )  # fmt: skip
+NO_FLAGS = (False,) * len(FLAGS)
 _TILE_COLLECTIONS = {"tiles": "every", "distinct_tiles": "every", "concealed": "concealed"}
 _SUIT_MASK = (1 << RANKS) - 1
 _SUITS = range(len(STANDARD.suits))
+_ALL_TILES = (1 << (len(STANDARD.suits) * RANKS)) - 1
 
 
 class Probe(NamedTuple):
@@ -45,13 +51,16 @@ class Probe(NamedTuple):
 
     every: int
     """Bit t set when the hand holds tile t (concealed or in a declared meld)."""
+    twice: int
+    """Bit t set when the hand holds tile t at least twice (melds included)."""
+    thrice: int
+    four: int
+    """Bit t set when the hand holds all four copies of tile t (melds included)."""
     concealed: int
     """Bit t set when tile t is among the concealed tiles."""
     melds: int
     concealed_tiles: int
     tiles: int
-    quads: int
-    """Tiles held four times among the concealed tiles."""
     self_draw: bool
     kong_draw: bool
     kong_discard: bool
@@ -61,40 +70,96 @@ class Probe(NamedTuple):
     opening: bool
 
 
-_RANK_MASK: dict[int, int] = {}
-_MELD_FACTS: dict[tuple[HandMeld, ...], tuple[int, int]] = {}
+_LEVELS = ("every", "twice", "thrice", "four")
+"""The probe's fields of the tiles held at least 1, 2, 3, 4 times."""
+_MELD_FACTS: dict[tuple[HandMeld, ...], tuple[tuple[int, int, int, int], int]] = {}
+
+# A hand's facts packed in one int: the tiles held at least once, twice, three and four
+# times as four bit masks (_FIELD bits apart), then the number of tiles.  They are the sum
+# of each suit's facts, and a suit's are the sum of those of its low ranks and of its high
+# ranks: read from small tables, one pair per suit.
+_FIELD = 32
+_FIELD_MASK = (1 << _FIELD) - 1
+_SPLIT = 5
+_LOW = 5**_SPLIT
 
 
-def _rank_mask(key: int) -> int:
-    found = _RANK_MASK.get(key)
-    if found is None:
-        found = 0
-        for rank, power in enumerate(POW):
-            if key // power % 5:
-                found |= 1 << rank
-        _RANK_MASK[key] = found
-    return found
+def _copies(tile: int, n: int) -> int:
+    """The packed facts of ``n`` copies of ``tile``."""
+    return n << 4 * _FIELD | sum(1 << (level * _FIELD + tile) for level in range(n))
 
 
-def concealed_mask(keys: tuple[int, ...]) -> int:
-    mask = 0
-    for suit, key in enumerate(keys):
+def _table(first_tile: int, ranks: int) -> list[int]:
+    """The packed facts of the tiles from ``first_tile`` on, by their key (``ranks`` digits)."""
+    if not ranks:
+        return [0]
+    one = [_copies(first_tile, n) for n in range(5)]
+    rest = _table(first_tile + 1, ranks - 1)
+    return [one[code % 5] + rest[code // 5] for code in range(5**ranks)]
+
+
+_FACTS = [
+    (_table(suit * RANKS, _SPLIT), _table(suit * RANKS + _SPLIT, RANKS - _SPLIT)) for suit in _SUITS
+]
+
+
+def held_masks(keys: tuple[int, ...]) -> tuple[int, int, int, int, int]:
+    """(tiles, then the tiles held at least once, twice, three and four times as bit masks)
+    of per-suit keys."""
+    facts = 0
+    for (low, high), key in zip(_FACTS, keys, strict=True):
         if key:
-            mask |= _rank_mask(key) << (suit * RANKS)
-    return mask
+            facts += low[key % _LOW] + high[key // _LOW]
+    return (
+        facts >> 4 * _FIELD,
+        facts & _FIELD_MASK,
+        facts >> _FIELD & _FIELD_MASK,
+        facts >> 2 * _FIELD & _FIELD_MASK,
+        facts >> 3 * _FIELD & _FIELD_MASK,
+    )
 
 
-def meld_facts(melds: tuple[HandMeld, ...]) -> tuple[int, int]:
-    """(mask of the melds' tiles, how many tiles they hold)."""
+def _meld_facts(melds: tuple[HandMeld, ...]) -> tuple[tuple[int, int, int, int], int]:
+    """(the tiles the melds hold at least once, twice, three and four times as bit masks,
+    how many tiles they hold)."""
     found = _MELD_FACTS.get(melds)
     if found is None:
-        mask = size = 0
+        levels = [0, 0, 0, 0]
+        held: dict[Tile, int] = {}
         for m in melds:
             for t in m.tiles:
-                mask |= 1 << t
-                size += 1
-        found = _MELD_FACTS[melds] = (mask, size)
+                n = held[t] = held.get(t, 0) + 1
+                levels[min(n, 4) - 1] |= 1 << t
+        once, twice, thrice, four = levels
+        found = _MELD_FACTS[melds] = ((once, twice, thrice, four), sum(held.values()))
     return found
+
+
+def _together(a: Sequence[int], b: Sequence[int]) -> tuple[int, int, int, int]:
+    """The tiles held at least once, twice, three and four times by two groups of tiles
+    together, from each group's."""
+    a1, a2, a3, a4 = a
+    b1, b2, b3, b4 = b
+    return (
+        a1 | b1,
+        a2 | b2 | a1 & b1,
+        a3 | b3 | a1 & b2 | a2 & b1,
+        a4 | b4 | a1 & b3 | a2 & b2 | a3 & b1,
+    )
+
+
+def probe_of(
+    keys: tuple[int, ...], melds: tuple[HandMeld, ...] = (), flags: tuple[bool, ...] = NO_FLAGS
+) -> Probe:
+    """The probe of a hand: its concealed ``keys``, its declared ``melds`` and how it is
+    won (``flags``, in the order of ``FLAGS``)."""
+    size, *concealed = held_masks(keys)
+    levels, tiles = concealed, size
+    if melds:
+        meld_levels, meld_tiles = _meld_facts(melds)
+        levels = _together(concealed, meld_levels)
+        tiles += meld_tiles
+    return Probe._make((*levels, concealed[0], len(melds), size, tiles, *flags))
 
 
 _FLAGS_OF: dict[frozenset[str], tuple[bool, bool, bool, bool]] = {}
@@ -111,16 +176,23 @@ def context_flags(context: frozenset[str]) -> tuple[bool, bool, bool, bool]:
     return found
 
 
-def probe_of_situation(situation: Any) -> Probe:
+def has_shape(keys: tuple[int, ...], melds: int) -> bool:
+    """Whether ``standard()`` or ``seven_pairs()`` may hold: the hand is complete, or seven
+    pairs with no melds.  The unshaped forms (``necessary``) are for hands without."""
+    return shapes.is_complete(keys) or (melds == 0 and shapes.seven_pairs(keys) is not None)
+
+
+def probe_of_situation(situation: Any) -> Probe | None:
+    """The probe of a situation's hand; None when it holds a tile more than four times,
+    melds included (no dealt hand does, a bot's guess may): the tests are not for it."""
     s = situation
-    concealed = concealed_mask(s.keys)
-    meld_mask, meld_tiles = meld_facts(tuple(s.melds))
-    size, pairs, distinct, _ = shapes._tally(s.keys)
-    return Probe(
-        concealed | meld_mask, concealed, len(s.melds), size, size + meld_tiles,
-        pairs - distinct, s.self_draw, s.kong_draw, s.kong_discard, s.robbing_kong, s.last_tile,
-        s.first_turn, s.opening,
-    )  # fmt: skip
+    melds = tuple(s.melds)
+    if melds:
+        _, *c = held_masks(s.keys)
+        (m1, m2, m3, m4), _ = _meld_facts(melds)
+        if c[0] & m4 | c[1] & m3 | c[2] & m2 | c[3] & m1:
+            return None
+    return probe_of(s.keys, melds, tuple(getattr(s, name) for name in FLAGS))
 
 
 # --- reading a condition -----------------------------------------------------------------
@@ -128,7 +200,9 @@ def probe_of_situation(situation: Any) -> Probe:
 # A condition is read into a disjunction of conjunctions of *atoms* (a list of frozensets):
 # ``[]`` cannot hold, None may always hold.  An atom is a hashable description of one cheap
 # test: ("flag", index, wanted), ("none_of", index, mask), ("some_of", index, mask),
-# ("size", collection, op, k).  Conjunctions that include another are dropped, so that
+# ("size", collection, op, k), ("count", weighted, allowed, op, k) (the hand's tiles that
+# pass a test, ``allowed[c - 1]`` being the tiles that pass it when held c times; weighted:
+# each counted as often as it is held).  Conjunctions that include another are dropped, so that
 # ``kong_draw and all(tiles, ...)`` adds nothing to a plain ``all(tiles, ...)``.
 
 Atom = tuple[Any, ...]
@@ -163,25 +237,28 @@ def test_of(form: Form) -> Need | None:
     return None if form is None else _compile(form)
 
 
-def uses(forms: list[Form], collection: str) -> bool:
-    """Whether a test of ``forms`` reads the size of ``collection``."""
-    return any(
-        atom[0] == "size" and atom[1] == collection
-        for form in forms
-        if form
-        for term in form
-        for atom in term
-    )
-
-
 def any_of(forms: list[Form]) -> Need | None:
     """One test that passes when any of ``forms`` may hold; None when one always may."""
+    terms = _terms(forms)
+    return None if terms is None else _compile(terms)
+
+
+def after_one_tile(forms: list[Form]) -> Need | None:
+    """A test of a hand before one more tile joins it: fails when, whatever the tile and
+    however the hand is then won, none of ``forms`` can hold (None: one always may).
+
+    It reads the probe of the hand without the tile; flags are not known yet."""
+    terms = _terms(forms)
+    return None if terms is None else _compile(terms, _test_after_one_tile)
+
+
+def _terms(forms: list[Form]) -> list[frozenset[Atom]] | None:
     terms: list[frozenset[Atom]] = []
     for form in forms:
         if form is None:
             return None
         terms.extend(form)
-    return _compile(_absorb(terms))
+    return _absorb(terms)
 
 
 def _absorb(terms: list[frozenset[Atom]]) -> list[frozenset[Atom]]:
@@ -256,18 +333,36 @@ def _all_any(node: syntax.Call) -> Form:
     field = _TILE_COLLECTIONS.get(args[0].name)
     if field is None or args[0].binding in ("it", ""):
         return None
-    allowed = 0
+    allowed = _allowed(args[1])
+    if allowed is None:
+        return None
+    every = node.function == "all"
+    if len(set(allowed)) == 1:  # the test does not read how many of its tile the hand holds
+        index = Probe._fields.index(field)
+        if every:
+            return _atom(("none_of", index, _ALL_TILES & ~allowed[0]))
+        return _atom(("some_of", index, allowed[0]))
+    if field != "every":
+        return None
+    if every:  # no distinct tile fails the test
+        return _atom(("count", False, tuple(_ALL_TILES & ~a for a in allowed), "eq", 0))
+    return _atom(("count", False, allowed, "ge", 1))
+
+
+def _allowed(test: syntax.Node) -> tuple[int, ...] | None:
+    """For c = 1..4, the tiles that pass ``test`` when the hand holds c of them (None when
+    the test reads more than its element and how many of it the hand holds)."""
+    allowed = []
     try:
-        for t in range(len(STANDARD.suits) * RANKS):
-            if _element(args[1], t) is True:
-                allowed |= 1 << t
+        for held in range(1, 5):
+            mask = 0
+            for t in range(len(STANDARD.suits) * RANKS):
+                if _element(test, t, held) is True:
+                    mask |= 1 << t
+            allowed.append(mask)
     except _Unknown:
         return None
-    index = Probe._fields.index(field)
-    if node.function == "all":
-        forbidden = ((1 << (len(STANDARD.suits) * RANKS)) - 1) & ~allowed
-        return _atom(("none_of", index, forbidden))
-    return _atom(("some_of", index, allowed))
+    return tuple(allowed)
 
 
 _SIZES: Mapping[str, Callable[[Probe], int]] = {
@@ -275,7 +370,7 @@ _SIZES: Mapping[str, Callable[[Probe], int]] = {
     "concealed": lambda p: p.concealed_tiles,
     "tiles": lambda p: p.tiles,
     "distinct_tiles": lambda p: p.every.bit_count(),
-    "roots": lambda p: p.quads + p.melds,  # at most: each meld may be one
+    "roots": lambda p: p.four.bit_count(),
     "suits": lambda p: sum(1 for s in _SUITS if p.every >> (s * RANKS) & _SUIT_MASK),
 }
 _FLIP = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "ne"}
@@ -307,6 +402,10 @@ def _comparison(node: syntax.Binary) -> Form:
     k = right.value
     if len(args) == 1:  # the count is the size
         return _atom(("size", name, op, k))
+    if name in ("tiles", "distinct_tiles"):
+        allowed = _allowed(args[1])
+        if allowed is not None:
+            return _atom(("count", name == "tiles", allowed, op, k))
     if op in ("eq", "ge"):  # count <= size
         return _atom(("size", name, "ge", k))
     if op == "gt":
@@ -322,8 +421,10 @@ def _held(call: syntax.Call, op: str, k: int) -> Form:
     least = {"ge": k, "gt": k + 1, "eq": k}.get(op, 0)
     if least < 1:
         return None
+    if least > len(_LEVELS):
+        return []
     tile = STANDARD.parse(str(args[0].value))[0]
-    return _atom(("some_of", Probe._fields.index("every"), 1 << tile))
+    return _atom(("some_of", Probe._fields.index(_LEVELS[least - 1]), 1 << tile))
 
 
 def _test(atom: Atom) -> Need:
@@ -340,9 +441,55 @@ def _test(atom: Atom) -> Need:
     if kind == "all_of":
         _, index, mask = atom
         return lambda p: p[index] & mask == mask
+    if kind == "count":
+        _, weighted, allowed, op, k = atom
+        compare = _COMPARE[op]
+        mask = allowed[0]
+        if allowed != (mask,) * 4:
+            return lambda p: compare(_count(p, allowed, weighted), k)
+        if weighted:  # a tile held n times is in the first n levels
+            return lambda p: compare(
+                (p.every & mask).bit_count() + (p.twice & mask).bit_count()
+                + (p.thrice & mask).bit_count() + (p.four & mask).bit_count(),
+                k,
+            )  # fmt: skip
+        return lambda p: compare((p.every & mask).bit_count(), k)
     _, name, op, k = atom
     size, compare = _SIZES[name], _COMPARE[op]
     return lambda p: compare(size(p), k)
+
+
+def _count(p: Probe, allowed: tuple[int, ...], weighted: bool) -> int:
+    """The hand's tiles that pass a test (see the "count" atom)."""
+    levels = (p.every, p.twice, p.thrice, p.four, 0)
+    total = 0
+    for c in range(4):
+        passed = (levels[c] & ~levels[c + 1] & allowed[c]).bit_count()
+        total += passed * (c + 1) if weighted else passed
+    return total
+
+
+_GROWTH = {"melds": 0, "concealed": 1, "tiles": 1}
+"""How a collection's size may change when one tile joins the hand (others: by 0 or 1)."""
+
+
+def _test_after_one_tile(atom: Atom) -> Need | None:
+    """The atom's test on the hand before one more tile joins it: may it hold after?
+    (None: it may, whatever the hand.)"""
+    kind = atom[0]
+    if kind == "none_of":  # a tile once held stays held
+        _, index, mask = atom
+        return lambda p: not p[index] & mask
+    if kind == "all_of":  # all but one of the tiles held already
+        _, index, mask = atom
+        return lambda p: (mask & ~p[index]).bit_count() <= 1
+    if kind == "size":
+        _, name, op, k = atom
+        size, compare, growth = _SIZES[name], _COMPARE[op], _GROWTH.get(name)
+        if growth is None:  # it grows by 0 or 1
+            return lambda p: compare(size(p), k) or compare(size(p) + 1, k)
+        return lambda p: compare(size(p) + growth, k)
+    return None  # a flag, some tile or a count: it may
 
 
 def _merged(term: frozenset[Atom]) -> list[Atom]:
@@ -359,8 +506,13 @@ def _merged(term: frozenset[Atom]) -> list[Atom]:
     return atoms
 
 
-def _compile(terms: list[frozenset[Atom]]) -> Need:
-    conjunctions = [_all_of([_test(a) for a in _merged(term)]) for term in terms]
+def _compile(terms: list[frozenset[Atom]], test: Callable[[Atom], Need | None] = _test) -> Need:
+    merged = [_merged(term) for term in terms]
+    sets = _tile_sets(merged)
+    if test is _test and sets is not None:  # any of these sets of tiles held: one loop
+        index, masks = sets
+        return lambda p: any(p[index] & mask == mask for mask in masks)
+    conjunctions = [_all_of([t for a in atoms if (t := test(a)) is not None]) for atoms in merged]
     if not conjunctions:
         return lambda p: False
     if len(conjunctions) == 1:
@@ -371,20 +523,31 @@ def _compile(terms: list[frozenset[Atom]]) -> Need:
     return lambda p: any(c(p) for c in conjunctions)
 
 
+def _tile_sets(terms: list[list[Atom]]) -> tuple[int, tuple[int, ...]] | None:
+    """(field, masks) when the terms are several "holds all these tiles" atoms on one field."""
+    if len(terms) < 3 or any(len(atoms) != 1 or atoms[0][0] != "all_of" for atoms in terms):
+        return None
+    fields = {atoms[0][1] for atoms in terms}
+    if len(fields) != 1:
+        return None
+    return fields.pop(), tuple(atoms[0][2] for atoms in terms)
+
+
 def _all_of(tests: list[Need]) -> Need:
+    if not tests:
+        return lambda p: True
     if len(tests) == 1:
         return tests[0]
-    if len(tests) == 2:
-        a, b = tests
-        return lambda p: a(p) and b(p)
-    return lambda p: all(t(p) for t in tests)
+    first, rest = tests[0], _all_of(tests[1:])
+    return lambda p: first(p) and rest(p)
 
 
 # --- a test on one tile ------------------------------------------------------------------
 
 
-def _element(node: syntax.Node, t: Tile) -> Any:
-    """The value of a test that reads only its element (tile ``t``); _Unknown otherwise."""
+def _element(node: syntax.Node, t: Tile, held: int) -> Any:
+    """The value of a test that reads only its element (tile ``t``) and how many of it the
+    hand holds (``held``); _Unknown otherwise."""
     if isinstance(node, syntax.Literal):
         if node.kind == "tile":
             return STANDARD.parse(str(node.value))[0]
@@ -392,31 +555,36 @@ def _element(node: syntax.Node, t: Tile) -> Any:
             return node.value
         raise _Unknown
     if isinstance(node, syntax.SetLiteral):
-        return frozenset(_element(item, t) for item in node.items)
+        return frozenset(_element(item, t, held) for item in node.items)
     if isinstance(node, syntax.Name):
         if node.binding == "it":
             return t
         if node.binding == f"{node.name} of it":
             return _tile_attribute(t, node.name)
         raise _Unknown
+    if isinstance(node, syntax.Call) and node.function == "held":
+        args = _arguments(node)
+        if len(args) == 1 and isinstance(args[0], syntax.Name) and args[0].binding == "it":
+            return held
+        raise _Unknown
     if isinstance(node, syntax.Attribute):
-        return _tile_attribute(_element(node.subject, t), node.name)
+        return _tile_attribute(_element(node.subject, t, held), node.name)
     if isinstance(node, syntax.Unary):
-        value = _element(node.operand, t)
+        value = _element(node.operand, t, held)
         if node.op == "not_":
             return not value
         if node.op == "neg" and type(value) is int:
             return -value
         raise _Unknown
     if isinstance(node, syntax.If):
-        return _element(node.then if _element(node.condition, t) else node.otherwise, t)
+        return _element(node.then if _element(node.condition, t, held) else node.otherwise, t, held)
     if isinstance(node, syntax.Binary):
-        a = _element(node.left, t)
+        a = _element(node.left, t, held)
         if node.op == "and_":
-            return a and _element(node.right, t)
+            return a and _element(node.right, t, held)
         if node.op == "or_":
-            return a or _element(node.right, t)
-        b = _element(node.right, t)
+            return a or _element(node.right, t, held)
+        b = _element(node.right, t, held)
         if node.op in _COMPARE:
             return _COMPARE[node.op](a, b)
         if node.op == "in_":

@@ -16,7 +16,7 @@ from typing import Any
 from dsl.problems import Location
 from dsl.ruleset import Ruleset
 from dsl.situation import Situation
-from interpreter import shapes
+from interpreter import prefilter, shapes
 from interpreter.scenario import Kong, Scenario, Unfinished, Win
 from interpreter.tiles import STANDARD, Tile, TileSet
 
@@ -186,9 +186,14 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
     found: dict[str, tuple[str, str, Any]] = {}
     found_with: dict[str, list[Situation]] = {}
     for situation in situations:
+        probe = prefilter.probe_of_situation(situation)
+        shaped = prefilter.has_shape(situation.keys, len(situation.melds))
         for section, default_class in (("hands", None), ("modifiers", "bonus")):
-            for hand_id, spec in (ruleset.get(section) or {}).items():
-                if spec.get("enabled", True) and spec["when"](situation):
+            for hand_id, spec, shaped_need, unshaped_need in _conditions(ruleset, section):
+                need = shaped_need if shaped else unshaped_need
+                if need is not None and probe is not None and not need(probe):
+                    continue  # its cheap necessary condition fails
+                if spec["when"](situation):
                     found[hand_id] = (
                         _display_name(spec.get("name"), hand_id),
                         spec.get("class") or default_class,
@@ -217,6 +222,35 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
     total = int(ruleset.scoring["value"](scored))
     hands = tuple(FoundHand(h, kept[h][0], kept[h][1], values[h]) for h in kept)
     return WinResult(win.seat, win.win_tiles[0], hands, total)
+
+
+_MEMOS: dict[tuple[int, str], tuple[Ruleset, dict[Any, Any]]] = {}
+
+
+def ruleset_memo(ruleset: Ruleset, name: str) -> dict[Any, Any]:
+    """Where the answers of ``name``, a pure function of ``ruleset``, are remembered."""
+    found = _MEMOS.get((id(ruleset), name))
+    if found is None or found[0] is not ruleset:
+        found = _MEMOS[(id(ruleset), name)] = (ruleset, {})
+    return found[1]
+
+
+_Condition = tuple[str, Mapping[str, Any], prefilter.Need | None, prefilter.Need | None]
+
+
+def _conditions(ruleset: Ruleset, section: str) -> list[_Condition]:
+    """The section's enabled hand types, each with the cheap necessary conditions of its
+    ``when`` (``prefilter``) for a hand that may have a shape and for one that has none,
+    read once per ruleset."""
+    memo = ruleset_memo(ruleset, "conditions")
+    if section not in memo:
+        memo[section] = [
+            (hand_id, spec, *(prefilter.test_of(prefilter.necessary(spec["when"].ast, unshaped))
+                              for unshaped in (False, True)))
+            for hand_id, spec in (ruleset.get(section) or {}).items()
+            if spec.get("enabled", True)
+        ]  # fmt: skip
+    return memo[section]
 
 
 def _table(scenario: Scenario, options: Mapping[str, Any], **seats: Any) -> Situation:

@@ -19,6 +19,7 @@ else:
     _Base = object
 
 _NAME = tile_name
+MELD_KINDS = ("kong", "pung", "chow")
 
 
 class Claims(_Base):
@@ -42,13 +43,16 @@ class Claims(_Base):
             [s for i in range(1, n) if players[s := (seat + i) % n].in_game] for seat in range(n)
         ]
 
+    def _by_source(self, kind: str, discarder: int) -> list[int]:
+        """The seats the ``from`` of claim ``kind`` lets claim a tile of ``discarder``."""
+        order = self.orders[discarder]
+        return order[:1] if self.rules.claims[kind][0] == "previous" else order
+
     def _claim_allowed(self, kind: str, seat: int, discarder: int, tile: Tile) -> bool:
         spec = self.rules.claims.get(kind)
-        if spec is None:
+        if spec is None or seat not in self._by_source(kind, discarder):
             return False
-        source, when = spec
-        if source == "previous" and self.orders[discarder][0] != seat:
-            return False
+        when = spec[1]
         if when is not None:
             situation = Situation(
                 keys=(0,) * len(STANDARD.suits), claimer=seat, discarder=discarder, tile=tile,
@@ -74,31 +78,26 @@ class Claims(_Base):
     ) -> None:  # fmt: skip
         options: dict[int, list[Action]] = {}
         values: dict[int, int] = {}
-        suit, rank = divmod(tile, RANKS)
+        suit = tile // RANKS
         must = self._must_win()
         rules = self.rules
         claims = rules.claims
-        order = self.orders[discarder]
         can_win = "win" in kinds and "win" in claims
-        can_kong = "kong" in kinds and rules.kongs_allowed and "kong" in claims
-        can_pung = "pung" in kinds and "pung" in claims
-        can_chow = "chow" in kinds and "chow" in claims
-        shape_free = bool(rules.shape_free)
+        melds = [k for k in kinds if k != "win" and k in claims]
+        chowers = self._by_source("chow", discarder) if "chow" in melds else ()
         first_round = not self.claims_made and then == "discard"
         if first_round:
             first_round = self.players[discarder].turns <= 1
-        for seat in order:
+        for seat in self.orders[discarder]:
             p = self.players[seat]
-            counts = p.counts
             acts: list[Action] = []
             if (
                 can_win
-                and (shape_free or not p.cannot_complete())
+                and p.may_win_with_one_more(p.keys, rules)  # cheap: most hands cannot win
                 and self._claim_allowed("win", seat, discarder, tile)
             ):
-                keys = shapes.add_tile(p.keys, tile)
                 first = first_round and p.turns == 0
-                value = self._value(seat, keys, tile, discarder, context, first, True)
+                value = self._value(seat, tile, discarder, context, first, in_hand=False)
                 if value is not None:
                     values[seat] = value
                     if not self._missed_lock(p, tile, value):
@@ -106,33 +105,43 @@ class Claims(_Base):
                         if must:
                             options[seat] = acts
                             continue
-            if not p.locked and p.void != suit:
-                n = counts[tile]
-                if n == 3 and can_kong and self._claim_allowed("kong", seat, discarder, tile):
-                    keys = shapes.add_tile(p.keys, tile, -3)
-                    acts.extend(
-                        Action("kong", tile, name)
-                        for name in self._replacements_for(seat, keys, len(p.melds) + 1)
-                    )
-                if n >= 2 and can_pung and self._claim_allowed("pung", seat, discarder, tile):
-                    acts.append(Action("pung", tile))
-                if can_chow:
-                    base = suit * RANKS
-                    found = [
-                        base + low
-                        for low in range(max(0, rank - 2), min(rank, rules.ranks - 3) + 1)
-                        if all(t == tile or counts[t] for t in range(base + low, base + low + 3))
-                    ]
-                    if found and self._claim_allowed("chow", seat, discarder, tile):
-                        acts.extend(Action("chow", t) for t in found)
+            if (
+                melds
+                and not p.locked
+                and p.void != suit
+                and (p.counts[tile] >= 2 or seat in chowers)  # else no pung, kong or chow
+            ):
+                acts.extend(self._meld_options(seat, tile, discarder, melds))
             if acts:
                 options[seat] = [*acts, PASS]
-        rnd = Round(tile, discarder, context, then, options, list(options), values, data)
-        self.round = rnd
-        if options:
-            self.phase = "claim"
-        else:
-            self._resolve(rnd)
+        if not options:
+            self.round = None
+            self._nobody_claims(then, discarder, data)
+            return
+        self.round = Round(tile, discarder, context, then, options, list(options), values, data)
+        self.phase = "claim"
+
+    def _meld_options(
+        self, seat: int, tile: Tile, discarder: int, kinds: list[str]
+    ) -> list[Action]:
+        """The kongs, pungs and chows of ``kinds`` that ``seat`` may make with ``tile``."""
+        p = self.players[seat]
+        counts = p.counts
+        n = counts[tile]
+        acts: list[Action] = []
+        if n == 3 and "kong" in kinds and self._claim_allowed("kong", seat, discarder, tile):
+            keys = shapes.add_tile(p.keys, tile, -3)
+            acts.extend(
+                Action("kong", tile, name)
+                for name in self._replacements_for(seat, keys, len(p.melds) + 1)
+            )
+        if n >= 2 and "pung" in kinds and self._claim_allowed("pung", seat, discarder, tile):
+            acts.append(Action("pung", tile))
+        if "chow" in kinds and self._claim_allowed("chow", seat, discarder, tile):
+            for low, a, b in self.rules.chows[tile]:
+                if counts[a] and counts[b]:
+                    acts.append(Action("chow", low))
+        return acts
 
     def _do_claim(self, seat: int, action: Action) -> None:
         rnd = self.round
@@ -154,7 +163,7 @@ class Claims(_Base):
     def _resolve(self, rnd: Round) -> None:
         chosen = rnd.choices
         if not chosen:
-            self._round_done(rnd)
+            self._nobody_claims(rnd.then, rnd.discarder, rnd.data)
             return
         order = self._order_from(rnd.discarder)
         winners = [s for s in order if s in chosen and chosen[s].kind == "win"]
@@ -163,32 +172,41 @@ class Claims(_Base):
                 winners = winners[:1]
             self._win(tuple(winners), (rnd.tile,), rnd.discarder, rnd.context, rnd.then)
             return
-        priority = self.rules.priority
-        melds = sorted(
-            (priority.index(chosen[s].kind), i, s)
-            for i, s in enumerate(order)
-            if s in chosen and chosen[s].kind in ("kong", "pung", "chow")
-        )
-        if melds:
-            seat = melds[0][2]
+        seat = self._first_meld_claim(order, chosen)
+        if seat is not None:
             self._claim(seat, chosen[seat], rnd)
             return
-        self._round_done(rnd)
+        self._nobody_claims(rnd.then, rnd.discarder, rnd.data)
 
-    def _round_done(self, rnd: Round) -> None:
-        if rnd.then == "discard":
-            order = self.orders[rnd.discarder]
-            self._start_turn(order[0] if len(self.in_game_seats) > 1 else rnd.discarder)
-        elif rnd.then == "rob":
-            seat, _, option, kind = rnd.data
+    def _first_meld_claim(self, order: list[int], chosen: dict[int, Action]) -> int | None:
+        """The seat whose kong, pung or chow is made: the ruleset's priority, then the
+        nearest seat."""
+        priority = self.rules.priority
+        best: tuple[int, int] | None = None
+        found = None
+        for i, seat in enumerate(order):
+            action = chosen.get(seat)
+            if action is not None and action.kind in MELD_KINDS:
+                rank = (priority.index(action.kind), i)
+                if best is None or rank < best:
+                    best, found = rank, seat
+        return found
+
+    def _nobody_claims(self, then: str, discarder: int, data: tuple[Any, ...]) -> None:
+        """Play goes on as ``then`` says: the next turn, the kong, the next offer or kong tile."""
+        if then == "discard":
+            order = self.orders[discarder]
+            self._start_turn(order[0] if len(self.in_game_seats) > 1 else discarder)
+        elif then == "rob":
+            seat, _, option, kind = data
             self._complete_kong(seat, kind, None, option)
-        elif rnd.then == "last":
-            self._next_offer(rnd.discarder)
-        elif rnd.then == "kong_tile":
-            seat, tiles, index = rnd.data
+        elif then == "last":
+            self._next_offer(discarder)
+        elif then == "kong_tile":
+            seat, tiles, index = data
             self._kong_tile_discards(seat, tiles, index + 1)
         else:
-            raise AssertionError(rnd.then)
+            raise AssertionError(then)
 
     def _claim(self, seat: int, action: Action, rnd: Round) -> None:
         tile = rnd.tile

@@ -52,17 +52,19 @@ class Deal(_Base):
     """The deal (a part of :class:`Game`)."""
 
     def _deal(self) -> None:
+        received: list[list[Tile]] = [[] for _ in self.players]
         for s in _order(self.rules, self.dealer):
-            tile = self.wall.draw_front()
-            self.players[s].add(tile)
-            if s == self.dealer:
-                self.drawn = tile
+            received[s].append(self.wall.draw_front())
+        for p, tiles in zip(self.players, received, strict=True):
+            p.take(tiles)
+        self.drawn = received[self.dealer][-1]
+        dealt = [p.hand() for p in self.players]
         self._emit(
-            "deal", dice=list(self.wall.dice),
-            hands=[fmt(p.hand()) for p in self.players], wall=self.wall.drawable,
+            "deal", dice=list(self.wall.dice), hands=[fmt(h) for h in dealt],
+            wall=self.wall.drawable,
         )  # fmt: skip
         if self.rules.opening_hands:
-            self._opening_hands()
+            self._opening_hands(dealt)
         if self.rules.exchange_tiles:
             self._phase("exchange", self.dealer)
         else:
@@ -131,12 +133,11 @@ class Deal(_Base):
             return _BY_DIE[self.rng.randrange(3)], []
         return direction, []
 
-    def _opening_hands(self) -> None:
-        """Opening hands (起手胡) found in the dealt hands: an ``opening`` event per seat,
-        then their payments, now or (``settle: at_end``) when the hand ends.  Birds are
-        the next wall tiles (looked at, not taken) or dice rolled now."""
+    def _opening_hands(self, dealt: list[list[Tile]]) -> None:
+        """Opening hands (起手胡) found in the ``dealt`` hands: an ``opening`` event per
+        seat, then their payments, now or (``settle: at_end``) when the hand ends.  Birds
+        are the next wall tiles (looked at, not taken) or dice rolled now."""
         ruleset, dealer, n = self.ruleset, self.dealer, self.n
-        dealt = [p.hand() for p in self.players]
         found = opening.find_opening(ruleset, dealer, n, dealt)
         seats = [s for s in range(n) if found[s]]
         if not seats:

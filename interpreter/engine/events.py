@@ -25,7 +25,8 @@ TYPES = (
 
 def option_settings(ruleset: Ruleset) -> dict[str, Any]:
     """The ruleset's option values, by name, as JSON values."""
-    return {name: ruleset.option_values[name] for name in sorted(ruleset.option_values)}
+    values = ruleset.option_values  # built on each read
+    return {name: values[name] for name in sorted(values)}
 
 
 def settings_of(options: dict[str, Any]) -> list[str]:

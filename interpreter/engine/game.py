@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import compress
 from random import Random
 from typing import Any
 
@@ -50,10 +51,18 @@ from interpreter.engine.wall import Wall
 from interpreter.engine.wall_end import WallEnd
 from interpreter.engine.wins import Wins
 from interpreter.scenario import Kong
-from interpreter.settle import Settlement
+from interpreter.settle import Settlement, ruleset_memo
 from interpreter.tiles import RANKS, STANDARD, Tile
 
 _NAME = tile_name
+_DISCARD_CONTEXTS = {
+    (after_kong, last): frozenset(
+        name for name, flag in (("kong_discard", after_kong), ("last_tile", last)) if flag
+    )
+    for after_kong in (False, True)
+    for last in (False, True)
+}
+"""A discard's context: after a kong (杠后打), of the last tile."""
 
 __all__ = ["Game", "GameResult", "IllegalAction", "Player", "Round", "deal_order", "run"]
 
@@ -102,6 +111,8 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         self.birds_taken: list[Tile] = []
         self.kongs: list[Kong] = []
         self.reason = ""
+        self.next_dealer = dealer
+        """Who deals the next hand, worked out when the hand ends."""
         self._legal: tuple[int, list[Action]] | None = None
         self.opening_due: Settlement | None = None
         self.exchange_held: dict[int, list[Tile]] = {}
@@ -145,9 +156,15 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         """What ``seat`` may do now (empty unless it is that seat's decision)."""
         if seat != self.to_move():
             return []
-        if self._legal is None or self._legal[0] != seat:
-            self._legal = (seat, self._compute_legal(seat))
-        return list(self._legal[1])
+        return list(self._legal_now(seat))
+
+    def _legal_now(self, seat: int) -> list[Action]:
+        """The legal actions of ``seat``, whose decision it is, worked out once (do not change
+        the list)."""
+        legal = self._legal
+        if legal is None or legal[0] != seat:
+            legal = self._legal = (seat, self._compute_legal(seat))
+        return legal[1]
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Carry out ``action`` for the seat to move; an illegal one raises and changes nothing."""
@@ -156,7 +173,7 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
             raise IllegalAction("the hand is over: no action is legal")
         if seat is not None and seat != mover:
             raise IllegalAction(f"it is seat {mover}'s decision, not seat {seat}'s")
-        legal = self.legal_actions(mover)
+        legal = self._legal_now(mover)
         if not isinstance(action, Action) or action not in legal:
             raise IllegalAction(
                 f"seat {mover} cannot {action} now (phase {self.phase}); legal: "
@@ -178,7 +195,7 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
             raise ValueError("the hand is not over")
         winners = tuple(s for seats, _ in self.win_events for s in seats)
         return GameResult(
-            self.reason, self.dealer, self._next_dealer(), winners, tuple(self.deltas),
+            self.reason, self.dealer, self.next_dealer, winners, tuple(self.deltas),
             tuple(self.settlements),
         )  # fmt: skip
 
@@ -238,7 +255,8 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         drawn = self.drawn
         if drawn is not None:
             first = not self.claims_made and p.turns == 0
-            value = self._value(seat, p.keys, drawn, self._self_discarder(), self.draw_ctx, first)
+            discarder = self._self_discarder()
+            value = self._value(seat, drawn, discarder, self.draw_ctx, first, in_hand=True)
             if value is not None:
                 actions.append(Action("win", drawn))
                 if self._must_win():
@@ -255,7 +273,7 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
             if void:
                 actions.extend(void)
                 return actions
-        actions.extend([DISCARDS[t] for t, n in enumerate(counts) if n])
+        actions.extend(compress(DISCARDS, counts))
         return actions
 
     # --- turn -------------------------------------------------------------------------------
@@ -311,31 +329,32 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         p.discards.append(tile)
         p.turns += 1
         self._emit("discard", seat=seat, tile=_NAME(tile))
-        context = set()
-        if self.after_kong:
-            context.add("kong_discard")
-        if "last_tile" in self.draw_ctx:
-            context.add("last_tile")
+        context = _DISCARD_CONTEXTS[self.after_kong, "last_tile" in self.draw_ctx]
         self.drawn = None
         self.draw_ctx = EMPTY
         self.after_kong = False
         kinds = ("win", "kong", "pung", "chow") if self.wall.drawable else ("win",)
-        self._open_round(tile, seat, frozenset(context), kinds, "discard")
+        self._open_round(tile, seat, context, kinds, "discard")
 
     # --- the end ----------------------------------------------------------------------------
 
     def _next_dealer(self) -> int:
+        """``dealer.next``, worked out once per ruleset for each (dealer, winners, discarder)."""
         expr = self.rules.next_dealer
         if expr is None:
             return self.dealer
         winners: tuple[int, ...] = self.win_events[0][0] if self.win_events else ()
         discarder = self.win_events[0][1] if self.win_events else None
-        situation = Situation(
-            keys=(0,) * len(STANDARD.suits), dealer=self.dealer, players=self.n,
-            options=self.rules.options, winners=frozenset(winners),
-            winner=winners[0] if winners else self.dealer, discarder=discarder,
-        )  # fmt: skip
-        return int(expr(situation)) % self.n
+        memo = ruleset_memo(self.ruleset, "next dealer")
+        key = (self.dealer, winners, discarder)
+        if key not in memo:
+            situation = Situation(
+                keys=(0,) * len(STANDARD.suits), dealer=self.dealer, players=self.n,
+                options=self.rules.options, winners=frozenset(winners),
+                winner=winners[0] if winners else self.dealer, discarder=discarder,
+            )  # fmt: skip
+            memo[key] = int(expr(situation)) % self.n
+        return memo[key]
 
     def _end(self, reason: str) -> None:
         if self.opening_due is not None:
@@ -346,10 +365,11 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         self.phase = "over"
         self.round = None
         self.reason = reason
+        self.next_dealer = self._next_dealer()
         self._emit(
             "end", reason=reason, deltas=list(self.deltas),
             winners=[s for seats, _ in self.win_events for s in seats],
-            next_dealer=self._next_dealer(),
+            next_dealer=self.next_dealer,
             hands=[fmt(p.hand()) for p in self.players], wall=self.wall.drawable,
         )  # fmt: skip
 

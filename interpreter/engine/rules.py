@@ -16,15 +16,17 @@ from typing import Any
 
 from dsl import syntax
 from dsl.ruleset import Ruleset
-from dsl.situation import Situation
+from dsl.situation import HandMeld, Situation
 from interpreter import prefilter, shapes
 from interpreter.scenario import Win
 from interpreter.settle import SettlementError, WinResult, hand_types
+from interpreter.suit_tables import MAX_MELDS, suit_tables
 from interpreter.tiles import RANKS, STANDARD
 
 SUIT_INDEX = {suit.letter: i for i, suit in enumerate(STANDARD.suits)}
 CLAIM_KINDS = ("win", "kong", "pung", "chow")
 SHAPE_FUNCTIONS = ("standard", "seven_pairs")
+_COMPLETION = suit_tables().completion
 
 
 def needs_shape(node: syntax.Node) -> bool:
@@ -109,6 +111,8 @@ class Rules:
                     None if _trivial(when) else when,
                 )
         self.priority = tuple(k for k in claims.get("priority", CLAIM_KINDS) if k in self.claims)
+        self.chows = tuple(_chows_with(tile, self.ranks) for tile in range(STANDARD.kinds))
+        """For each tile, the chows it completes: (their lowest tile, the two other tiles)."""
         self.multiple_winners = claims.get("multiple_winners", "all")
         kongs = rs.get("kongs") or {}
         self.rob_added = bool(kongs.get("rob_added", True))
@@ -160,6 +164,10 @@ class Rules:
         self.first_dealer = dealer.get("first", "random")
         self.next_dealer = dealer.get("next")
         self.kong_payments = bool(rs.get("kong_payments"))
+        settlement = rs.get("settlement") or {}
+        checks = (settlement.get("ready_check") or {}, settlement.get("flower_pig") or {})
+        self.end_checks = bool(settlement.get("refund") or any(c.get("enabled") for c in checks))
+        """Whether a drawn end has checks (查叫, 花猪, 退税)."""
         self.opening_hands = bool((rs.get("opening_hands") or {}).get("allowed", False))
         hands: Mapping[str, Any] = rs.get("hands") or {}
         self.shape_free = tuple(
@@ -169,27 +177,29 @@ class Rules:
         )
         forms = [prefilter.necessary(when.ast) for when in self.shape_free]
         self.unshaped_need: prefilter.Need | None = prefilter.any_of(forms)
-        self._quads = prefilter.uses(forms, "roots")
         """Passes when a shape-free hand type may hold; None when one has no cheap test."""
+        self._unshaped_after_one = prefilter.after_one_tile(forms)
 
     # --- does it win ------------------------------------------------------------------------
 
     def shape_ok(self, keys: tuple[int, ...], melds: int) -> bool:
-        return shapes.is_complete(keys) or (
-            melds == 0 and shapes.seven_pairs(keys, "quads") is not None
-        )
+        return prefilter.has_shape(keys, melds)
 
-    def quads_of(self, keys: tuple[int, ...]) -> int:
-        """Tiles held four times in ``keys``, when a cheap test needs it (else 0)."""
-        if not self._quads:
-            return 0
-        _, pairs, distinct, _ = shapes._tally(keys)
-        return pairs - distinct
+    def may_win_with_one_more(self, keys: tuple[int, ...], melds: tuple[HandMeld, ...]) -> bool:
+        """False when no tile added to the concealed ``keys`` (``melds`` declared) can make a
+        winning hand, however it is won: the shape tables first, then the cheap tests of the
+        shape-free hand types (True: maybe)."""
+        if not _hopeless(keys, len(melds)):
+            return True
+        if not self.shape_free:
+            return False
+        test = self._unshaped_after_one
+        return test is None or test(prefilter.probe_of(keys, melds))
 
-    def may_win_unshaped(self, probe: prefilter.Probe) -> bool:
+    def may_win_unshaped(self, probe: prefilter.Probe | None) -> bool:
         """False when no shape-free hand type can hold (a cheap test; True: maybe)."""
         need = self.unshaped_need
-        if need is None:
+        if need is None or probe is None:
             return bool(self.shape_free)
         return need(probe)
 
@@ -227,6 +237,30 @@ class Rules:
             return hand_types(self.ruleset, (situation,), win)
         except SettlementError:
             return None
+
+
+def _chows_with(tile: int, ranks: int) -> tuple[tuple[int, int, int], ...]:
+    suit, rank = divmod(tile, RANKS)
+    base = suit * RANKS
+    found = []
+    for low in range(max(0, rank - 2), min(rank, ranks - 3) + 1):
+        a, b = (t for t in range(base + low, base + low + 3) if t != tile)
+        found.append((base + low, a, b))
+    return tuple(found)
+
+
+def _hopeless(keys: tuple[int, ...], melds: int) -> bool:
+    """True when no one tile added makes the concealed tiles complete (melds and a pair,
+    or seven pairs)."""
+    size, pairs, _, _ = shapes._tally(keys)
+    if size % 3 != 1 or size > 3 * MAX_MELDS + 1:
+        return False  # not a hand waiting for one tile: no quick answer
+    if melds == 0 and size == 13 and pairs >= 6:
+        return False  # one tile may make seven pairs
+    if list(map(_COMPLETION.__getitem__, keys)).count(0) >= 2:
+        return True  # one tile mends one suit at most
+    needed = (size - 1) // 3
+    return shapes._hand_distances(keys)[2 * needed + 1] > 1
 
 
 class _Nowhere:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dsl.situation import HandMeld
 from interpreter import shapes
 from interpreter.engine.actions import Action
 from interpreter.settle import Settlement
-from interpreter.suit_tables import MAX_MELDS
 from interpreter.tiles import STANDARD, Tile
+
+if TYPE_CHECKING:
+    from interpreter.engine.rules import Rules
 
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
 EMPTY: frozenset[str] = frozenset()
@@ -41,30 +43,28 @@ class Player:
     lock_tiles: set[Tile] = field(default_factory=set)
     lock_value: int = -1
     turns: int = 0
-    mask: int = 0
-    """Bit t set when tile t is among the concealed tiles."""
-    size: int = 0
-    """How many concealed tiles."""
-    _hopeless: tuple[tuple[int, ...], int, bool] = ((), -1, False)
+    _hope: tuple[tuple[int, ...], tuple[HandMeld, ...], bool] = ((), (), True)
 
-    def cannot_complete(self) -> bool:
-        """True when no one tile added makes the concealed tiles complete (melds and a pair,
-        or seven pairs): a cheap answer from the tables, kept while the hand is unchanged."""
-        keys, melds, answer = self._hopeless
-        if keys != self.keys or melds != len(self.melds):
-            answer = _hopeless(self.keys, len(self.melds))
-            self._hopeless = (self.keys, len(self.melds), answer)
+    def may_win_with_one_more(self, keys: tuple[int, ...], rules: Rules) -> bool:
+        """``rules.may_win_with_one_more`` for concealed ``keys`` and this player's melds,
+        kept while both are unchanged (a hand is asked on every discard until it changes)."""
+        cached, melds, answer = self._hope
+        if cached != keys or melds != tuple(self.melds):
+            melds = tuple(self.melds)
+            answer = rules.may_win_with_one_more(keys, melds)
+            self._hope = (keys, melds, answer)
         return answer
 
     def add(self, tile: Tile, n: int = 1) -> None:
-        counts = self.counts
-        counts[tile] += n
-        self.size += n
-        if counts[tile]:
-            self.mask |= 1 << tile
-        else:
-            self.mask &= ~(1 << tile)
+        self.counts[tile] += n
         self.keys = shapes.add_tile(self.keys, tile, n)
+
+    def take(self, tiles: list[Tile]) -> None:
+        """Add several tiles at once (the deal)."""
+        counts = self.counts
+        for tile in tiles:
+            counts[tile] += 1
+        self.keys = shapes.keys_of(counts)
 
     def hand(self) -> list[Tile]:
         return [t for t, n in enumerate(self.counts) for _ in range(n)]
@@ -73,16 +73,6 @@ class Player:
         self.lock_all = False
         self.lock_tiles.clear()
         self.lock_value = -1
-
-
-def _hopeless(keys: tuple[int, ...], melds: int) -> bool:
-    size, pairs, _, _ = shapes._tally(keys)
-    if size % 3 != 1 or size > 3 * MAX_MELDS + 1:
-        return False  # not a hand waiting for one tile: no quick answer
-    needed = (size - 1) // 3
-    if shapes._hand_distances(keys)[2 * needed + 1] <= 1:
-        return False  # one tile may complete the standard form
-    return melds > 0 or size != 13 or pairs < 6  # no seven pairs either
 
 
 @dataclass

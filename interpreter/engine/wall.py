@@ -15,7 +15,7 @@ from interpreter.tiles import Tile
 
 
 class Wall:
-    __slots__ = ("dice", "head", "left", "reserved", "tail", "taken", "tiles")
+    __slots__ = ("dice", "drawable", "head", "left", "reserved", "tail", "taken", "tiles")
 
     def __init__(self, tiles: Sequence[Tile], reserved: int = 0, dice: tuple[int, int] = (1, 1)):
         self.tiles = list(tiles)
@@ -24,6 +24,8 @@ class Wall:
         self.tail = (len(self.tiles) + 1) // 2 - 1
         self.left = len(self.tiles)
         self.reserved = reserved
+        self.drawable = max(0, self.left - reserved)
+        """Tiles that may still be drawn in play (the reserved ones excluded)."""
         self.dice = dice
 
     @classmethod
@@ -39,14 +41,10 @@ class Wall:
         order = order[2 * offset :] + order[: 2 * offset]
         return cls(order, reserved, dice)
 
-    @property
-    def drawable(self) -> int:
-        """Tiles that may still be drawn in play (the reserved ones excluded)."""
-        return max(0, self.left - self.reserved)
-
     def _take(self, index: int) -> Tile:
         self.taken[index] = True
         self.left -= 1
+        self.drawable = max(0, self.left - self.reserved)
         return self.tiles[index]
 
     def draw_front(self) -> Tile:

@@ -84,9 +84,7 @@ class WallEnd(_Base):
 
         The kongs of the players still in go with it as already paid, for the refunds.
         """
-        rules = self.ruleset.get("settlement") or {}
-        checks = (rules.get("ready_check") or {}, rules.get("flower_pig") or {})
-        if not (rules.get("refund") or any(c.get("enabled") for c in checks)):
+        if not self.rules.end_checks:
             return
         still_in = self._in_game()
         unfinished = tuple(

@@ -59,38 +59,32 @@ class Wins(_Base):
         )
 
     def _value(
-        self, seat: int, keys: tuple[int, ...], tile: Tile, discarder: int | None,
-        context: frozenset[str], first: bool, added: bool = False,
+        self, seat: int, tile: Tile, discarder: int | None, context: frozenset[str],
+        first: bool, *, in_hand: bool,
     ) -> int | None:  # fmt: skip
-        """The value of the win ``seat`` would make with ``keys`` on ``tile``, or None.
+        """The value of the win ``seat`` would make on ``tile``, or None.
 
-        A hand that is neither complete nor seven pairs is ruled out by the cheap necessary
-        conditions of the ruleset's shape-free hand types (``prefilter``) before any
-        situation is built; what is left is worked out once per game and remembered.
-        ``added``: ``keys`` are the player's concealed tiles and ``tile``, not yet in hand.
+        ``in_hand``: the tile was drawn and is among the seat's concealed tiles; else it
+        would join them.  A hand that no tile could make win is ruled out first, by an
+        answer kept while the hand is unchanged (``Rules.may_win_with_one_more``); a hand
+        that is neither complete nor seven pairs next by the cheap necessary conditions of
+        the ruleset's shape-free hand types (``prefilter``).  What is left is worked out
+        once per game and remembered.
         """
         p = self.players[seat]
         r = self.rules
+        before = shapes.add_tile(p.keys, tile, -1) if in_hand else p.keys
+        if not p.may_win_with_one_more(before, r):
+            return None
+        keys = p.keys if in_hand else shapes.add_tile(before, tile)
         shaped = r.shape_ok(keys, len(p.melds))
         if not shaped and not r.shape_free:
             return None
         melds = tuple(p.melds)
-        if not shaped:
-            need = r.unshaped_need
-            if need is not None:
-                mask, size = p.mask, p.size
-                if added:
-                    mask |= 1 << tile
-                    size += 1
-                meld_mask, meld_tiles = prefilter.meld_facts(melds)
-                kong_draw, kong_discard, robbing_kong, last_tile = prefilter.context_flags(context)
-                probe = prefilter.Probe(
-                    mask | meld_mask, mask, len(melds), size, size + meld_tiles,
-                    r.quads_of(keys), discarder is None, kong_draw, kong_discard, robbing_kong,
-                    last_tile, first, False,
-                )  # fmt: skip
-                if not need(probe):
-                    return None
+        if not shaped and r.unshaped_need is not None:
+            flags = (discarder is None, *prefilter.context_flags(context), first, False)
+            if not r.unshaped_need(prefilter.probe_of(keys, melds, flags)):
+                return None
         key = (seat, keys, melds, tile, discarder, context, first, p.void, self.in_game_seats)
         memo = self.win_values
         if key in memo:
@@ -106,25 +100,22 @@ class Wins(_Base):
 
     def _phase_win(self, seat: int) -> Action | None:
         """The win open to the seat deciding on a last tile or on kong tiles, if any."""
-        p = self.players[seat]
         if self.phase == "last_turn":
             assert self.drawn is not None
             first = False
-            value = self._value(seat, p.keys, self.drawn, None, self.draw_ctx, first)
+            value = self._value(seat, self.drawn, None, self.draw_ctx, first, in_hand=True)
             return None if value is None else Action("win", self.drawn)
         if any(self._kong_tile_wins(seat)):
             return Action("win")
         return None
 
     def _kong_tile_wins(self, seat: int) -> list[Tile]:
-        p = self.players[seat]
         discarder = None if self.kong_self_draw else self.kong_provider
         ctx = self.draw_ctx
         return [
             t
             for t in self.kong_tiles
-            if self._value(seat, shapes.add_tile(p.keys, t), t, discarder, ctx, False, True)
-            is not None
+            if self._value(seat, t, discarder, ctx, False, in_hand=False) is not None
         ]
 
     # --- settlement -------------------------------------------------------------------------

@@ -70,3 +70,60 @@ def test_unknown_parts_are_taken_as_may_hold():
     assert prefilter.necessary(Literal(0, 4, "true", True)) is None
     assert prefilter.necessary(Literal(0, 5, "false", False)) == []
     assert prefilter.necessary(Call(0, 4, "held", ())) is None
+
+
+@pytest.mark.parametrize("rid", [*RULESETS, "changsha/full2007", "sichuan/blog5"])
+def test_hand_type_conditions_never_rule_out_a_hand_type_that_holds(rid):
+    """Settlement skips a hand type whose cheap necessary condition fails (shaped or not)."""
+    from interpreter.settle import _conditions
+
+    ruleset = load(rid)
+    conditions = _conditions(ruleset, "hands") + _conditions(ruleset, "modifiers")
+    rng = Random(7)
+    checked = 0
+    for _ in range(1500):
+        keys, melds, tile = random_hand(rng)
+        context = rng.choice(CONTEXTS)
+        discarder = None if rng.random() < 0.5 else 1
+        situation = Situation(
+            keys=keys, melds=melds, win_tile=tile, self_draw=discarder is None,
+            discarder=discarder, winner=0, first_turn=rng.random() < 0.1,
+            options=ruleset.option_values, **{c: True for c in context},
+        )  # fmt: skip
+        probe = prefilter.probe_of_situation(situation)
+        shaped = prefilter.has_shape(keys, len(melds))
+        for hand_id, spec, shaped_need, unshaped_need in conditions:
+            need = shaped_need if shaped else unshaped_need
+            if spec["when"](situation):
+                checked += 1
+                assert need is None or need(probe), f"{hand_id} holds but its test fails"
+    assert checked > 100
+
+
+@pytest.mark.parametrize("rid", RULESETS)
+def test_a_hand_no_tile_can_make_win_is_one_no_tile_makes_win(rid):
+    """``may_win_with_one_more`` false: whatever tile joins the hand, however it is won, no
+    shape and no shape-free hand type."""
+    rules = Rules(load(rid))
+    rng = Random(11)
+    ruled_out = 0
+    for _ in range(400):
+        keys, melds, last = random_hand(rng)
+        before = shapes.add_tile(keys, last, -1)
+        if rules.may_win_with_one_more(before, melds):
+            continue
+        ruled_out += 1
+        for tile in range(27):
+            if shapes.tile_count(before, tile) == 4:
+                continue
+            after = shapes.add_tile(before, tile)
+            assert not rules.shape_ok(after, len(melds))
+            for context in CONTEXTS:
+                for discarder in (None, 1):
+                    situation = Situation(
+                        keys=after, melds=melds, win_tile=tile, self_draw=discarder is None,
+                        discarder=discarder, winner=0, options=rules.options,
+                        **{c: True for c in context},
+                    )  # fmt: skip
+                    assert not any(when(situation) for when in rules.shape_free)
+    assert ruled_out > 50
