@@ -252,6 +252,7 @@ def discard_table(
         else _NO_SEVEN_PAIRS
     )
     drawing = _drawing_memo.get
+    seven_parts: dict[tuple[int, int, bool], tuple[int, int]] = {}
     options = []
     for suit, key in enumerate(keys):
         rest = rests[suit]
@@ -274,11 +275,22 @@ def discard_table(
                     live_total = other_live + sum(map(own_live, _RANKS_IN_MASK[own]))
                     mask = other_mask | own << base
                 else:
+                    # Seven pairs is as near (its draws help too) or nearer (instead).
+                    both = seven == shanten
                     shanten = seven
-                    mask, live_total = _with_seven_pairs(
-                        keys, suit, rank, own, other_mask, seven < distance - 1, kinds, held,
-                        form, copies, suit_live,
-                    )  # fmt: skip
+                    new_kind_helps = form == "distinct" and kinds - (held == 1) < 7
+                    part = (suit, after_id if both else -1, new_kind_helps)
+                    others = seven_parts.get(part)
+                    if others is None:
+                        others = seven_parts[part] = _seven_pairs_beside(
+                            keys, suit, other_mask if both else 0, form, new_kind_helps, copies,
+                            suit_live,
+                        )  # fmt: skip
+                    own = _seven_pairs_mask(key - POW[rank], form, new_kind_helps, copies) | (
+                        own if both else 0
+                    )
+                    mask = others[0] | own << base
+                    live_total = others[1] + sum(map(own_live, _RANKS_IN_MASK[own]))
                 options.append(DiscardOption(base + rank, shanten, live_total, mask, live))
     options.sort(key=_best_first)
     return options
@@ -317,35 +329,25 @@ def _other_suits(
     return mask, total
 
 
-def _with_seven_pairs(
+def _seven_pairs_beside(
     keys: Keys,
     suit: int,
-    rank: int,
-    own: int,
-    other_mask: int,
-    seven_only: bool,
-    kinds: int,
-    held: int,
+    standard: int,
     form: SevenPairsForm,
+    new_kind_helps: bool,
     copies: int,
     suit_live: Sequence[Sequence[int]],
 ) -> tuple[int, int]:
-    """When seven pairs is as near as the standard form after a discard, or nearer: its
-    draws help too, or instead.  The accepted tiles as a mask, and their live copies."""
-    new_kind_helps = form == "distinct" and kinds - (held == 1) < 7
+    """The tiles of the suits other than ``suit`` whose draw helps seven pairs, with the
+    standard form's ``standard`` (a mask over tile ids) added, and their live copies."""
     mask = 0
     total = 0
     for other, key in enumerate(keys):
-        if other == suit:
-            ranks = _seven_pairs_mask(key - POW[rank], form, new_kind_helps, copies)
-            if not seven_only:
-                ranks |= own
-        else:
+        if other != suit:
             ranks = _seven_pairs_mask(key, form, new_kind_helps, copies)
-            if not seven_only:
-                ranks |= other_mask >> other * RANKS & _SUIT_MASK
-        mask |= ranks << other * RANKS
-        total += sum(map(suit_live[other].__getitem__, _RANKS_IN_MASK[ranks]))
+            ranks |= standard >> other * RANKS & _SUIT_MASK
+            mask |= ranks << other * RANKS
+            total += sum(map(suit_live[other].__getitem__, _RANKS_IN_MASK[ranks]))
     return mask, total
 
 
