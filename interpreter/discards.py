@@ -9,12 +9,15 @@ A draw changes one suit's key only.  What drawing into a suit does depends on th
 vector of the rest of the hand; both take few values (98,791 signatures, a few hundred
 vectors), so the answer is remembered per (signature, rest, melds) and shared by every
 hand and every discard that meets it again.  Accepted tiles are kept as a bit mask over
-tile ids; the tuples of tiles and live copies are built only when asked for.
+tile ids, so that one popcount counts their live copies (see ``_unary``) and the
+seven-pairs draws after a discard are the whole hand's with the discarded tile's bit
+redone; the tuples of tiles and live copies are built only when asked for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache, partial
 from typing import NamedTuple, TypeVar
 
 from interpreter import shapes
@@ -29,6 +32,9 @@ _VECTORS = shapes._VECTORS
 _combine = shapes._combine
 _COMBINED = shapes._COMBINED
 _EMPTY = _DISTANCE_ID[0]
+# A memo key of ``_drawing``: signature * _SIGNATURE_STEP + rest * _REST_STEP + slot.
+_SIGNATURE_STEP = 1 << 16
+_REST_STEP = 1 << 4
 _HAND_TILES = 3 * MAX_MELDS + 2
 
 K = TypeVar("K")
@@ -71,7 +77,7 @@ def _tiles_in(mask: int) -> tuple[Tile, ...]:
     return tuple(tiles)
 
 
-_drawing_memo: dict[int, tuple[int, int]] = {}
+_drawing_memo: dict[int, int] = {}
 _Discards = tuple[tuple[int, tuple[tuple[int, int, int], ...]], ...]
 _rows_memo: dict[int, _Discards] = {}
 _seven_memo: dict[int, int] = {}
@@ -93,10 +99,14 @@ def _digits(key: int) -> tuple[int, ...]:
     return found
 
 
-def _drawing(signature: int, rest: int, slot: int) -> tuple[int, int]:
-    """(hand distance, ranks whose draw lowers it) for a suit of ``signature`` when the rest
-    of the hand combines to the distance vector ``rest``."""
-    memo_key = (signature * 4096 + rest) * 16 + slot
+def _drawing(signature: int, rest: int, slot: int) -> int:
+    """The hand distance and the ranks whose draw lowers it, for a suit of ``signature`` when
+    the rest of the hand combines to the distance vector ``rest``.
+
+    Both come packed in one int, ``distance << RANKS | ranks``: the memo holds many, and
+    one small object per entry is quicker to reach than a tuple of two.
+    """
+    memo_key = signature * _SIGNATURE_STEP + rest * _REST_STEP + slot
     found = _drawing_memo.get(memo_key)
     if found is None:
         own, *grown = _SIGNATURES[signature]
@@ -109,7 +119,7 @@ def _drawing(signature: int, rest: int, slot: int) -> tuple[int, int]:
                 and _VECTORS[combined(after << 16 | rest) or _combine(after, rest)][slot] < distance
             ):
                 mask |= 1 << rank
-        found = _remember(_drawing_memo, memo_key, (distance, mask))
+        found = _remember(_drawing_memo, memo_key, distance << RANKS | mask)
     return found
 
 
@@ -137,23 +147,40 @@ def _discard_rows(key: int) -> _Discards:
     return found
 
 
-def _seven_pairs_mask(key: int, form: SevenPairsForm, new_kind_helps: bool, copies: int) -> int:
-    """Ranks of one suit whose draw lowers the seven-pairs shanten.
+def _draw_helps_seven_pairs(
+    held: int, form: SevenPairsForm, new_kind_helps: bool, copies: int
+) -> bool:
+    """Whether drawing a tile held ``held`` times lowers the seven-pairs shanten.
 
     With quads a tile held an odd number of times makes a pair.  With distinct pairs a
     single makes a pair, and a new kind helps while fewer than seven kinds are held.
     """
+    return held < copies and (
+        held % 2 == 1 if form == "quads" else held == 1 or (held == 0 and new_kind_helps)
+    )
+
+
+def _seven_pairs_mask(key: int, form: SevenPairsForm, new_kind_helps: bool, copies: int) -> int:
+    """Ranks of one suit whose draw lowers the seven-pairs shanten."""
     memo_key = ((key * 2 + (form == "quads")) * 2 + new_kind_helps) * 8 + copies
     found = _seven_memo.get(memo_key)
-    if found is not None:
-        return found
+    if found is None:
+        mask = 0
+        for rank, held in enumerate(_digits(key)):
+            if _draw_helps_seven_pairs(held, form, new_kind_helps, copies):
+                mask |= 1 << rank
+        found = _remember(_seven_memo, memo_key, mask)
+    return found
+
+
+def _seven_pairs_hand_mask(
+    keys: Keys, form: SevenPairsForm, new_kind_helps: bool, copies: int
+) -> int:
+    """Tiles of the whole hand whose draw lowers the seven-pairs shanten, as bits by tile id."""
     mask = 0
-    for rank, n in enumerate(_digits(key)):
-        if n < copies and (
-            n % 2 == 1 if form == "quads" else n == 1 or (n == 0 and new_kind_helps)
-        ):
-            mask |= 1 << rank
-    return _remember(_seven_memo, memo_key, mask)
+    for suit, key in enumerate(keys):
+        mask |= _seven_pairs_mask(key, form, new_kind_helps, copies) << suit * RANKS
+    return mask
 
 
 def _combined(ids: Sequence[int], skip: set[int]) -> int:
@@ -165,12 +192,13 @@ def _combined(ids: Sequence[int], skip: set[int]) -> int:
     return acc
 
 
-_layout_memo: dict[tuple[int, ...], tuple[list[int], list[list[int]]]] = {}
+_Layout = tuple[list[int], list[tuple[tuple[int, int], ...]]]
+_layout_memo: dict[tuple[int, ...], _Layout] = {}
 
 
-def _layout(ids: tuple[int, ...]) -> tuple[list[int], list[list[int]]]:
-    """For suits of distance ids ``ids``: the rest of the hand without each suit, and
-    without each pair of suits (``[suit][other]``)."""
+def _layout(ids: tuple[int, ...]) -> _Layout:
+    """For suits of distance ids ``ids``: the rest of the hand without each suit, and for
+    each suit the other suits, each with the rest of the hand without both."""
     found = _layout_memo.get(ids)
     if found is None:
         suits = range(len(ids))
@@ -179,7 +207,7 @@ def _layout(ids: tuple[int, ...]) -> tuple[list[int], list[list[int]]]:
             ids,
             (
                 [_combined(ids, {s}) for s in suits],
-                [[_combined(ids, {s, o}) for o in suits] for s in suits],
+                [tuple((o, _combined(ids, {s, o})) for o in suits if o != s) for s in suits],
             ),
         )
     return found
@@ -197,7 +225,8 @@ def accepted_tiles(
     distance = 0
     masks = []
     for key, rest in zip(keys, rests, strict=True):
-        distance, mask = _drawing(_signature(key), rest, slot)
+        drawn = _drawing(_signature(key), rest, slot)
+        distance, mask = drawn >> RANKS, drawn & _SUIT_MASK
         masks.append(mask if copies == COPIES else mask & _room(key, copies))
     standard = distance - 1
     seven = None if form is None else shapes.shanten_seven_pairs(keys, form, melds)
@@ -217,12 +246,54 @@ def _signature(key: int) -> int:
     return signature
 
 
-def _live_of(keys: Keys, visible: Sequence[int] | None, copies: int) -> list[int]:
-    """Live copies of every tile: not in the hand and not visible elsewhere."""
-    live = [copies - n for key in keys for n in _digits(key)]
+def _live_of(keys: Keys, visible: Sequence[int] | None, copies: int) -> tuple[list[int], int]:
+    """Live copies of every tile (not in the hand and not visible elsewhere): by tile id,
+    and in unary (see ``_unary``)."""
+    width = len(keys) * RANKS
+    live: list[int] = []
+    unary = 0
+    for suit, key in enumerate(keys):
+        suit_live, suit_unary = _suit_live(key, copies, width)
+        live += suit_live
+        unary |= suit_unary << suit * RANKS
     if visible is not None:
         live = [n - v if n > v else 0 for n, v in zip(live, visible, strict=False)]
-    return live
+        unary = _unary(live, width)
+    return live, unary
+
+
+_suit_live_memo: dict[tuple[int, int, int], tuple[tuple[int, ...], int]] = {}
+
+
+def _suit_live(key: int, copies: int, width: int) -> tuple[tuple[int, ...], int]:
+    """Copies of each rank that a suit does not hold, by rank and in unary."""
+    memo_key = (key, copies, width)
+    found = _suit_live_memo.get(memo_key)
+    if found is None:
+        live = tuple(copies - n for n in _digits(key))
+        found = _remember(_suit_live_memo, memo_key, (live, _unary(live, width)))
+    return found
+
+
+@cache
+def _copy_layers(width: int) -> list[int]:
+    """By count n: bit 0 of each of n copy layers of ``width`` bits (see ``_unary``)."""
+    return [sum(1 << layer * width for layer in range(n)) for n in range(COPIES + 1)]
+
+
+def _unary(live: Sequence[int], width: int) -> int:
+    """Live copies in unary, so that one popcount sums them over any set of tiles.
+
+    Copy layer ``j`` (bits ``j * width`` up) holds tile ``t``'s bit when more than ``j`` of
+    its copies are live.  A mask of tiles times the repeater ``_copy_layers(width)[-1]`` is
+    that mask in every layer, so the live copies of the masked tiles are
+    ``(unary & mask * repeater).bit_count()``.
+    """
+    layers = _copy_layers(width)
+    unary = 0
+    for tile, n in enumerate(live):
+        unary |= layers[n] << tile
+    return unary
 
 
 def discard_table(
@@ -238,11 +309,10 @@ def discard_table(
     ``visible`` counts tiles seen outside the hand (discards, others' melds), by tile.
     """
     slot = 2 * (MAX_MELDS - melds) + 1
-    ids = tuple(_DISTANCE_ID[key] for key in keys)
-    rests, pair_rests = _layout(ids)
-    signatures = [_SIGNATURE[key] for key in keys]
-    live = _live_of(keys, visible, copies)
-    suit_live = [live[base : base + RANKS] for base in range(0, len(live), RANKS)]
+    rests, others_of = _layout(tuple(_DISTANCE_ID[key] for key in keys))
+    memo_slots = [_SIGNATURE[key] * _SIGNATURE_STEP + slot for key in keys]
+    live, live_copies = _live_of(keys, visible, copies)
+    repeater = _copy_layers(len(keys) * RANKS)[-1]
     tiles, quad_pairs, distinct_pairs, kinds = shapes._tally(keys)
     if tiles > _HAND_TILES:
         raise ValueError(f"a hand that must discard holds at most {_HAND_TILES} tiles")
@@ -251,125 +321,93 @@ def discard_table(
         if form is not None and not melds and tiles == _HAND_TILES
         else _NO_SEVEN_PAIRS
     )
+    seven_masks: dict[bool, int] = {}
+    # With every copy in play the tables themselves refuse a fifth copy.
+    full = _full_tiles(keys, copies) if copies < COPIES else 0
     drawing = _drawing_memo.get
-    seven_parts: dict[tuple[int, int, bool], tuple[int, int]] = {}
-    options = []
+    combined = _COMBINED.get
+    # Each row leads with its rank (lowest shanten, most live copies, most kinds, then by
+    # tile), so that plain tuple order sorts the rows best first.
+    ranked = []
     for suit, key in enumerate(keys):
         rest = rests[suit]
+        own_slot = rest * _REST_STEP + slot
         base = suit * RANKS
-        own_live = suit_live[suit].__getitem__
+        others = others_of[suit]
         for after_id, rows in _discard_rows(key):
             # Discards that leave their suit with the same distance id help the other
             # suits by the same draws.
-            other_mask, other_live = _other_suits(
-                signatures, pair_rests[suit], suit, after_id, slot, keys, copies, suit_live
-            )
+            other_mask = 0
+            for other, pair_rest in others:
+                other_rest = combined(after_id << 16 | pair_rest) or _combine(after_id, pair_rest)
+                found = drawing(memo_slots[other] + other_rest * _REST_STEP)
+                ranks = (found or _drawing(_SIGNATURE[keys[other]], other_rest, slot)) & _SUIT_MASK
+                other_mask |= ranks << other * RANKS
             for rank, held, after_signature in rows:
-                found = drawing((after_signature * 4096 + rest) * 16 + slot)
-                distance, own = found or _drawing(after_signature, rest, slot)
-                if copies != COPIES:
-                    own &= _room(key - POW[rank], copies)
-                shanten = distance - 1
-                seven = seven_after[held]
-                if seven > shanten:
-                    live_total = other_live + sum(map(own_live, _RANKS_IN_MASK[own]))
-                    mask = other_mask | own << base
-                else:
+                found = drawing(after_signature * _SIGNATURE_STEP + own_slot)
+                drawn = found or _drawing(after_signature, rest, slot)
+                tile = base + rank
+                shanten = (drawn >> RANKS) - 1
+                mask = other_mask | (drawn & _SUIT_MASK) << base
+                seven, new_kind_helps, pair_again = seven_after[held]
+                if seven <= shanten:
                     # Seven pairs is as near (its draws help too) or nearer (instead).
-                    both = seven == shanten
+                    pairing = seven_masks.get(new_kind_helps)
+                    if pairing is None:
+                        pairing = seven_masks[new_kind_helps] = _seven_pairs_hand_mask(
+                            keys, form, new_kind_helps, copies
+                        )
+                    pairing = pairing & ~(1 << tile) | pair_again << tile
+                    mask = pairing if seven < shanten else mask | pairing
                     shanten = seven
-                    new_kind_helps = form == "distinct" and kinds - (held == 1) < 7
-                    part = (suit, after_id if both else -1, new_kind_helps)
-                    others = seven_parts.get(part)
-                    if others is None:
-                        others = seven_parts[part] = _seven_pairs_beside(
-                            keys, suit, other_mask if both else 0, form, new_kind_helps, copies,
-                            suit_live,
-                        )  # fmt: skip
-                    own = _seven_pairs_mask(key - POW[rank], form, new_kind_helps, copies) | (
-                        own if both else 0
-                    )
-                    mask = others[0] | own << base
-                    live_total = others[1] + sum(map(own_live, _RANKS_IN_MASK[own]))
-                options.append(DiscardOption(base + rank, shanten, live_total, mask, live))
-    options.sort(key=_best_first)
-    return options
+                if full:
+                    mask &= ~full | 1 << tile
+                live_total = (live_copies & mask * repeater).bit_count()
+                ranked.append((shanten, -live_total, -mask.bit_count(), tile, mask))
+    ranked.sort()
+    return [
+        _new_option((tile, shanten, -minus_live, mask, live))
+        for shanten, minus_live, _, tile, mask in ranked
+    ]
 
 
-def _best_first(option: DiscardOption) -> tuple[int, int, int, int]:
-    return option.shanten, -option.live_total, -option.mask.bit_count(), option.discard
+# Built straight from a tuple: NamedTuple's own __new__ is a Python call, one per row.
+_new_option = partial(tuple.__new__, DiscardOption)
 
 
-def _other_suits(
-    signatures: Sequence[int],
-    pair_rests: Sequence[int],
-    suit: int,
-    after_id: int,
-    slot: int,
-    keys: Keys,
-    copies: int,
-    suit_live: Sequence[Sequence[int]],
-) -> tuple[int, int]:
-    """After a discard leaves ``suit`` with distance id ``after_id``: the tiles of the other
-    suits whose draw helps (a mask over tile ids) and their live copies."""
-    mask = 0
-    total = 0
-    for other, signature in enumerate(signatures):
-        if other == suit:
-            continue
-        rest = _COMBINED.get(after_id << 16 | pair_rests[other]) or _combine(
-            after_id, pair_rests[other]
-        )
-        found = _drawing_memo.get((signature * 4096 + rest) * 16 + slot)
-        ranks = (found or _drawing(signature, rest, slot))[1]
-        if copies != COPIES:
-            ranks &= _room(keys[other], copies)
-        mask |= ranks << other * RANKS
-        total += sum(map(suit_live[other].__getitem__, _RANKS_IN_MASK[ranks]))
-    return mask, total
+def _full_tiles(keys: Keys, copies: int) -> int:
+    """Tiles the hand holds every copy of, as bits by tile id: they cannot be drawn."""
+    full = 0
+    for suit, key in enumerate(keys):
+        full |= (_SUIT_MASK & ~_room(key, copies)) << suit * RANKS
+    return full
 
 
-def _seven_pairs_beside(
-    keys: Keys,
-    suit: int,
-    standard: int,
-    form: SevenPairsForm,
-    new_kind_helps: bool,
-    copies: int,
-    suit_live: Sequence[Sequence[int]],
-) -> tuple[int, int]:
-    """The tiles of the suits other than ``suit`` whose draw helps seven pairs, with the
-    standard form's ``standard`` (a mask over tile ids) added, and their live copies."""
-    mask = 0
-    total = 0
-    for other, key in enumerate(keys):
-        if other != suit:
-            ranks = _seven_pairs_mask(key, form, new_kind_helps, copies)
-            ranks |= standard >> other * RANKS & _SUIT_MASK
-            mask |= ranks << other * RANKS
-            total += sum(map(suit_live[other].__getitem__, _RANKS_IN_MASK[ranks]))
-    return mask, total
+_SevenAfter = list[tuple[int, bool, bool]]
+_seven_after_memo: dict[tuple[str, int, int, int], _SevenAfter] = {}
+_NO_SEVEN_PAIRS: _SevenAfter = [(_HAND_TILES, False, False)] * (COPIES + 1)
 
 
-_seven_after_memo: dict[tuple[str, int, int, int], list[int]] = {}
-_NO_SEVEN_PAIRS = [_HAND_TILES] * (COPIES + 1)
+def _seven_pairs_after(form: SevenPairsForm, pairs: int, kinds: int, copies: int) -> _SevenAfter:
+    """After discarding a tile held ``held`` times, by ``held``: the seven-pairs shanten,
+    whether a new kind then helps, and whether drawing the discarded tile back helps.
 
-
-def _seven_pairs_after(form: SevenPairsForm, pairs: int, kinds: int, copies: int) -> list[int]:
-    """Seven-pairs shanten after discarding a tile held ``held`` times, by ``held``.
-
-    With one tile fewer it depends only on that count: a pair is lost from an even count
+    With one tile fewer these depend only on that count: a pair is lost from an even count
     (quads) or from a plain pair (distinct), a kind from a single.
     """
     memo_key = (form, pairs, kinds, copies)
     found = _seven_after_memo.get(memo_key)
     if found is None:
-        found = _seven_after_memo[memo_key] = [_HAND_TILES] + [
-            shapes.seven_pairs_shanten(
-                form,
-                pairs - (held % 2 == 0 if form == "quads" else held == 2),
-                kinds - (held == 1),
+        found = _seven_after_memo[memo_key] = [_NO_SEVEN_PAIRS[0]]
+        for held in range(1, copies + 1):
+            kinds_after = kinds - (held == 1)
+            new_kind_helps = form == "distinct" and kinds_after < 7
+            pairs_after = pairs - (held % 2 == 0 if form == "quads" else held == 2)
+            found.append(
+                (
+                    shapes.seven_pairs_shanten(form, pairs_after, kinds_after),
+                    new_kind_helps,
+                    _draw_helps_seven_pairs(held - 1, form, new_kind_helps, copies),
+                )
             )
-            for held in range(1, copies + 1)
-        ]
     return found

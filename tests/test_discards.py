@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreter import discards, shapes
-from interpreter.tiles import STANDARD
+from interpreter.tiles import MAN, PIN, STANDARD, TileSet
 
 
 def reference_shanten(counts, melds, form):
@@ -18,14 +18,14 @@ def reference_shanten(counts, melds, form):
 
 def brute_force_table(counts, melds, form, visible, copies=4):
     rows = {}
-    for discard in range(27):
+    for discard in range(len(counts)):
         if not counts[discard]:
             continue
         after = list(counts)
         after[discard] -= 1
         shanten = reference_shanten(after, melds, form)
         accepted = []
-        for tile in range(27):
+        for tile in range(len(counts)):
             if after[tile] >= copies:
                 continue
             grown = list(after)
@@ -61,6 +61,34 @@ def test_discard_table_matches_brute_force(case):
     assert got == expected
     for option in table:
         assert option.live_total == sum(option.live)
+
+
+TWO_SUITS = TileSet(suits=(MAN, PIN))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.integers(0, 17), min_size=14, max_size=14).filter(
+        lambda ts: all(ts.count(t) <= 4 for t in ts)
+    ),
+    st.sampled_from(["quads", "distinct", None]),
+)
+def test_two_suit_tables_match_brute_force(hand, form):
+    counts = TWO_SUITS.counts(hand)
+    table = discards.discard_table(shapes.keys_of(counts), 0, None, form)
+    expected = brute_force_table(counts, 0, form, [0] * len(counts))
+    got = {o.discard: (o.shanten, list(zip(o.accepted, o.live, strict=True))) for o in table}
+    assert got == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(hand_cases)
+def test_nothing_visible_is_no_visible_list(case):
+    melds, hand, form, _, copies = case
+    keys = shapes.keys_of(STANDARD.counts(hand))
+    assert discards.discard_table(keys, melds, None, form, copies) == discards.discard_table(
+        keys, melds, [0] * 27, form, copies
+    )
 
 
 def test_table_is_ranked_best_first():
