@@ -27,6 +27,7 @@ make the condition hold, so a player's hand need not be judged again on every di
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -79,7 +80,6 @@ _MELD_FACTS: dict[tuple[HandMeld, ...], tuple[tuple[int, int, int, int], int]] =
 # of each suit's facts, and a suit's are the sum of those of its low ranks and of its high
 # ranks: read from small tables, one pair per suit.
 _FIELD = 32
-_FIELD_MASK = (1 << _FIELD) - 1
 _SPLIT = 5
 _LOW = 5**_SPLIT
 
@@ -103,20 +103,18 @@ _FACTS = [
 ]
 
 
+_UNPACK = struct.Struct("<5I").unpack
+"""The five fields of packed facts, from their bytes: cheaper than five shifts and masks."""
+
+
 def held_masks(keys: tuple[int, ...]) -> tuple[int, int, int, int, int]:
-    """(tiles, then the tiles held at least once, twice, three and four times as bit masks)
-    of per-suit keys."""
+    """(the tiles held at least once, twice, three and four times as bit masks, then the
+    number of tiles) of per-suit keys."""
     facts = 0
-    for (low, high), key in zip(_FACTS, keys, strict=True):
+    for (low, high), key in zip(_FACTS, keys, strict=False):  # strict: slower here
         if key:
             facts += low[key % _LOW] + high[key // _LOW]
-    return (
-        facts >> 4 * _FIELD,
-        facts & _FIELD_MASK,
-        facts >> _FIELD & _FIELD_MASK,
-        facts >> 2 * _FIELD & _FIELD_MASK,
-        facts >> 3 * _FIELD & _FIELD_MASK,
-    )
+    return _UNPACK(facts.to_bytes(5 * _FIELD // 8, "little"))
 
 
 def _meld_facts(melds: tuple[HandMeld, ...]) -> tuple[tuple[int, int, int, int], int]:
@@ -153,7 +151,7 @@ def probe_of(
 ) -> Probe:
     """The probe of a hand: its concealed ``keys``, its declared ``melds`` and how it is
     won (``flags``, in the order of ``FLAGS``)."""
-    size, *concealed = held_masks(keys)
+    *concealed, size = held_masks(keys)
     levels, tiles = concealed, size
     if melds:
         meld_levels, meld_tiles = _meld_facts(melds)
@@ -188,7 +186,7 @@ def probe_of_situation(situation: Any) -> Probe | None:
     s = situation
     melds = tuple(s.melds)
     if melds:
-        _, *c = held_masks(s.keys)
+        *c, _ = held_masks(s.keys)
         (m1, m2, m3, m4), _ = _meld_facts(melds)
         if c[0] & m4 | c[1] & m3 | c[2] & m2 | c[3] & m1:
             return None

@@ -42,6 +42,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import compress
+from operator import itemgetter
 from random import Random
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +60,9 @@ LIST_COLUMNS = (
     "opening_hands",
 )  # fmt: skip
 DEFAULT_AGENTS = "simple"
+_TYPE = itemgetter("type")
+_READ = frozenset(("win", "claim", "bird", "deal", "opening", "end"))
+"""The events a record reads; the others are only counted."""
 
 
 class SimulationError(ValueError):
@@ -235,15 +240,14 @@ def record(game: Any, result: Any, index: int, players: int) -> dict[str, Any]:
     win_from: list[int] = []
     values: list[int] = []
     win_hands: list[list[str]] = []
-    counts: Counter[str] = Counter()
     claims = birds = bird_hits = 0
     dealt: list[str] = [""] * players
     opening_seats: list[int] = []
     opening_hands: list[list[str]] = []
     wall_left = 0
-    for e in game.events:
+    kinds = list(map(_TYPE, game.events))
+    for e in compress(game.events, map(_READ.__contains__, kinds)):
         kind = e["type"]
-        counts[kind] += 1
         if kind == "win":
             source = e["from"]
             for w in e["hands"]:
@@ -284,14 +288,14 @@ def record(game: Any, result: Any, index: int, players: int) -> dict[str, Any]:
         "hand_types": sorted({h for hs in win_hands for h in hs}),
         "opening_seats": opening_seats,
         "opening_hands": opening_hands,
-        "draws": counts["draw"] + counts["replacement"],
-        "discards": counts["discard"],
-        "decisions": counts["act"],
+        "draws": kinds.count("draw") + kinds.count("replacement"),
+        "discards": kinds.count("discard"),
+        "decisions": kinds.count("act"),
         "claims": claims,
-        "kongs": counts["kong"],
+        "kongs": kinds.count("kong"),
         "birds": birds,
         "bird_hits": bird_hits,
-        "payments": counts["payment"],
+        "payments": kinds.count("payment"),
         "wall_left": wall_left,
     }
     for s in range(players):

@@ -14,4 +14,4 @@ class RandomAgent:
         self.rng = Random(seed)
 
     def act(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
-        return legal[self.rng.randrange(len(legal))]
+        return self.rng.choice(legal)

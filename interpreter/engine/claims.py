@@ -42,11 +42,15 @@ class Claims(_Base):
         self.orders = [
             [s for i in range(1, n) if players[s := (seat + i) % n].in_game] for seat in range(n)
         ]
+        self.claimers = {
+            kind: [order[:1] if source == "previous" else order for order in self.orders]
+            for kind, (source, _) in self.rules.claims.items()
+        }
+        """For each claim kind and discarder, the seats its ``from`` lets claim a tile."""
 
     def _by_source(self, kind: str, discarder: int) -> list[int]:
         """The seats the ``from`` of claim ``kind`` lets claim a tile of ``discarder``."""
-        order = self.orders[discarder]
-        return order[:1] if self.rules.claims[kind][0] == "previous" else order
+        return self.claimers[kind][discarder]
 
     def _claim_allowed(self, kind: str, seat: int, discarder: int, tile: Tile) -> bool:
         spec = self.rules.claims.get(kind)

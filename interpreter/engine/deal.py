@@ -53,18 +53,18 @@ class Deal(_Base):
 
     def _deal(self) -> None:
         received: list[list[Tile]] = [[] for _ in self.players]
-        for s in _order(self.rules, self.dealer):
-            received[s].append(self.wall.draw_front())
+        order = _order(self.rules, self.dealer)
+        for s, tile in zip(order, self.wall.deal(len(order)), strict=True):
+            received[s].append(tile)
         for p, tiles in zip(self.players, received, strict=True):
             p.take(tiles)
         self.drawn = received[self.dealer][-1]
-        dealt = [p.hand() for p in self.players]
         self._emit(
-            "deal", dice=list(self.wall.dice), hands=[fmt(h) for h in dealt],
+            "deal", dice=list(self.wall.dice), hands=[p.notation() for p in self.players],
             wall=self.wall.drawable,
         )  # fmt: skip
         if self.rules.opening_hands:
-            self._opening_hands(dealt)
+            self._opening_hands(received)
         if self.rules.exchange_tiles:
             self._phase("exchange", self.dealer)
         else:
@@ -118,7 +118,7 @@ class Deal(_Base):
             "exchange", direction=direction, dice=dice,
             gave=[fmt(sorted(self.exchanged[s][0])) for s in range(n)],
             received=[fmt(sorted(self.exchanged[s][1])) for s in range(n)],
-            hands=[fmt(p.hand()) for p in self.players],
+            hands=[p.notation() for p in self.players],
         )  # fmt: skip
         self._after_exchange()
 

@@ -33,7 +33,7 @@ from dsl.situation import Situation
 from interpreter.engine.actions import DISCARDS, PASS, Action
 from interpreter.engine.claims import Claims
 from interpreter.engine.deal import Deal, deal_order
-from interpreter.engine.events import SCHEMA_VERSION, option_settings
+from interpreter.engine.events import SCHEMA_VERSION
 from interpreter.engine.kongs import Kongs
 from interpreter.engine.observation import Observation
 from interpreter.engine.rules import Replacement, Rules
@@ -44,7 +44,6 @@ from interpreter.engine.state import (
     IllegalAction,
     Player,
     Round,
-    fmt,
     tile_name,
 )
 from interpreter.engine.wall import Wall
@@ -124,10 +123,11 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         """Win values worked out in this hand, by everything they depend on."""
         self.in_game_seats: frozenset[int] = frozenset()
         self.orders: list[list[int]] = []
+        self.claimers: dict[str, list[list[int]]] = {}
         self._seating()
         self._emit(
             "start", version=SCHEMA_VERSION, ruleset=ruleset.id,
-            options=option_settings(ruleset), seed=seed, hand=hand, dealer=dealer,
+            options=dict(r.option_settings), seed=seed, hand=hand, dealer=dealer,
             players=self.n,
         )  # fmt: skip
         if wall is None:
@@ -370,7 +370,7 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
             "end", reason=reason, deltas=list(self.deltas),
             winners=[s for seats, _ in self.win_events for s in seats],
             next_dealer=self.next_dealer,
-            hands=[fmt(p.hand()) for p in self.players], wall=self.wall.drawable,
+            hands=[p.notation() for p in self.players], wall=self.wall.drawable,
         )  # fmt: skip
 
 

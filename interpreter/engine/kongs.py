@@ -45,7 +45,7 @@ class Kongs(_Base):
     def _self_kongs(self, seat: int, drawn: Tile) -> list[Action]:
         p = self.players[seat]
         counts = p.counts
-        pungs = {m.tile for m in p.melds if m.kind == "pung" and counts[m.tile]}
+        pungs = {m.tile for m in p.melds if m.kind == "pung" and counts[m.tile]} if p.melds else ()
         if not pungs and 4 not in counts:
             return []
         found = []

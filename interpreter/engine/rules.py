@@ -18,6 +18,7 @@ from dsl import syntax
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld, Situation
 from interpreter import prefilter, shapes
+from interpreter.engine.events import option_settings
 from interpreter.scenario import Win
 from interpreter.settle import SettlementError, WinResult, hand_types
 from interpreter.suit_tables import MAX_MELDS, suit_tables
@@ -79,6 +80,8 @@ class Rules:
         self.ruleset = rs
         self.id = rs.id
         self.options = rs.option_values
+        self.option_settings = option_settings(rs)
+        """The options as the ``start`` event gives them (copy before changing)."""
         players = rs.get("players") or {}
         self.players = int(players.get("count", 4))
         self.dealer_tiles = int(players.get("dealer_tiles", 14))

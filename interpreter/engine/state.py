@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from dsl.situation import HandMeld
 from interpreter import shapes
 from interpreter.engine.actions import Action
 from interpreter.settle import Settlement
-from interpreter.tiles import STANDARD, Tile
+from interpreter.suit_tables import counts_of
+from interpreter.tiles import RANKS, STANDARD, Tile
 
 if TYPE_CHECKING:
     from interpreter.engine.rules import Rules
@@ -27,6 +29,13 @@ class IllegalAction(ValueError):
 
 def fmt(tiles: list[Tile] | tuple[Tile, ...]) -> str:
     return STANDARD.format(tiles) if tiles else ""
+
+
+@lru_cache(maxsize=1 << 14)
+def _suit_notation(suit: int, key: int) -> str:
+    """The tiles of one suit's key in notation (``1135m``), kept: every hand's suits are
+    written at the deal and at the end, and the same few suits come back often."""
+    return fmt([suit * RANKS + rank for rank, n in enumerate(counts_of(key)) for _ in range(n)])
 
 
 @dataclass
@@ -68,6 +77,10 @@ class Player:
 
     def hand(self) -> list[Tile]:
         return [t for t, n in enumerate(self.counts) for _ in range(n)]
+
+    def notation(self) -> str:
+        """The concealed tiles in notation, as ``fmt(self.hand())`` writes them."""
+        return " ".join(_suit_notation(s, key) for s, key in enumerate(self.keys) if key)
 
     def clear_lock(self) -> None:
         self.lock_all = False

@@ -47,6 +47,14 @@ class Wall:
         self.drawable = max(0, self.left - self.reserved)
         return self.tiles[index]
 
+    def deal(self, count: int) -> list[Tile]:
+        """The first ``count`` tiles from the front, all at once: only before any draw."""
+        assert self.left == len(self.tiles), "the deal comes before any draw"
+        self.taken[:count] = [True] * count
+        self.left -= count
+        self.drawable = max(0, self.left - self.reserved)
+        return self.tiles[:count]
+
     def draw_front(self) -> Tile:
         taken = self.taken
         while taken[self.head]:
