@@ -83,11 +83,9 @@ class Claims(_Base):
         options: dict[int, list[Action]] = {}
         values: dict[int, int] = {}
         suit = tile // RANKS
-        must = self._must_win()
         rules = self.rules
-        claims = rules.claims
-        can_win = "win" in kinds and "win" in claims
-        melds = [k for k in kinds if k != "win" and k in claims]
+        can_win = "win" in kinds and "win" in rules.claims
+        melds = rules.meld_claims[kinds]
         chowers = self._by_source("chow", discarder) if "chow" in melds else ()
         first_round = not self.claims_made and then == "discard"
         if first_round:
@@ -106,7 +104,7 @@ class Claims(_Base):
                     values[seat] = value
                     if not self._missed_lock(p, tile, value):
                         acts.append(Action("win", tile))
-                        if must:
+                        if self._must_win():
                             options[seat] = acts
                             continue
             if (
@@ -126,7 +124,7 @@ class Claims(_Base):
         self.phase = "claim"
 
     def _meld_options(
-        self, seat: int, tile: Tile, discarder: int, kinds: list[str]
+        self, seat: int, tile: Tile, discarder: int, kinds: tuple[str, ...]
     ) -> list[Action]:
         """The kongs, pungs and chows of ``kinds`` that ``seat`` may make with ``tile``."""
         p = self.players[seat]
@@ -141,10 +139,10 @@ class Claims(_Base):
             )
         if n >= 2 and "pung" in kinds and self._claim_allowed("pung", seat, discarder, tile):
             acts.append(Action("pung", tile))
-        if "chow" in kinds and self._claim_allowed("chow", seat, discarder, tile):
-            for low, a, b in self.rules.chows[tile]:
-                if counts[a] and counts[b]:
-                    acts.append(Action("chow", low))
+        if "chow" in kinds:  # the chows held first: the seat next in turn mostly has none
+            lows = [low for low, a, b in self.rules.chows[tile] if counts[a] and counts[b]]
+            if lows and self._claim_allowed("chow", seat, discarder, tile):
+                acts.extend(Action("chow", low) for low in lows)
         return acts
 
     def _do_claim(self, seat: int, action: Action) -> None:
@@ -230,15 +228,15 @@ class Claims(_Base):
         self.after_kong = False
         if action.kind == "pung":
             p.add(tile, -2)
-            p.melds.append(HandMeld("pung", tile, False))
+            p.melds = (*p.melds, HandMeld("pung", tile, False))
         elif action.kind == "chow":
             for t in (action.tile, action.tile + 1, action.tile + 2):
                 if t != tile:
                     p.add(t, -1)
-            p.melds.append(HandMeld("chow", action.tile, False))
+            p.melds = (*p.melds, HandMeld("chow", action.tile, False))
         else:
             p.add(tile, -3)
-            p.melds.append(HandMeld("kong", tile, False))
+            p.melds = (*p.melds, HandMeld("kong", tile, False))
             self._emit(
                 "kong", seat=seat, kind="direct", tile=_NAME(tile), **{"from": rnd.discarder}
             )

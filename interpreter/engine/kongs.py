@@ -72,13 +72,13 @@ class Kongs(_Base):
         if p.counts[tile] == 4:
             kind = "concealed"
             p.add(tile, -4)
-            p.melds.append(HandMeld("kong", tile, True))
+            p.melds = (*p.melds, HandMeld("kong", tile, True))
             robbable = r.rob_concealed
         else:
             kind = "added"
             p.add(tile, -1)
             index = next(i for i, m in enumerate(p.melds) if m.kind == "pung" and m.tile == tile)
-            p.melds[index] = HandMeld("kong", tile, False)
+            p.melds = (*p.melds[:index], HandMeld("kong", tile, False), *p.melds[index + 1 :])
             robbable = r.rob_added
         self.drawn = None
         self.draw_ctx = EMPTY

@@ -113,6 +113,12 @@ class Rules:
                     spec.get("from", "previous" if kind == "chow" else "any"),
                     None if _trivial(when) else when,
                 )
+        self.meld_claims = {
+            kinds: tuple(k for k in kinds if k != "win" and k in self.claims)
+            for kinds in (CLAIM_KINDS, ("win",))
+        }
+        """The kong, pung and chow claims the ruleset has among a claim round's kinds (every
+        kind, or a win only), worked out once rather than on every discard."""
         self.priority = tuple(k for k in claims.get("priority", CLAIM_KINDS) if k in self.claims)
         self.chows = tuple(_chows_with(tile, self.ranks) for tile in range(STANDARD.kinds))
         """For each tile, the chows it completes: (their lowest tile, the two other tiles)."""

@@ -42,7 +42,9 @@ def _suit_notation(suit: int, key: int) -> str:
 class Player:
     counts: list[int]
     keys: tuple[int, ...]
-    melds: list[HandMeld] = field(default_factory=list)
+    melds: tuple[HandMeld, ...] = ()
+    """Replaced, never changed in place: ``may_win_with_one_more`` keeps its answer while
+    this tuple is the same one."""
     discards: list[Tile] = field(default_factory=list)
     won: list[Tile] = field(default_factory=list)
     in_game: bool = True
@@ -58,8 +60,8 @@ class Player:
         """``rules.may_win_with_one_more`` for concealed ``keys`` and this player's melds,
         kept while both are unchanged (a hand is asked on every discard until it changes)."""
         cached, melds, answer = self._hope
-        if cached != keys or melds != tuple(self.melds):
-            melds = tuple(self.melds)
+        if melds is not self.melds or cached != keys:
+            melds = self.melds
             answer = rules.may_win_with_one_more(keys, melds)
             self._hope = (keys, melds, answer)
         return answer

@@ -88,7 +88,7 @@ class WallEnd(_Base):
             return
         still_in = self._in_game()
         unfinished = tuple(
-            Unfinished(s, tuple(self.players[s].hand()), tuple(self.players[s].melds), _NOWHERE)
+            Unfinished(s, tuple(self.players[s].hand()), self.players[s].melds, _NOWHERE)
             for s in sorted(still_in)
         )
         kongs = tuple(k for k in self.kongs if k.seat in still_in)

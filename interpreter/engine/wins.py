@@ -41,7 +41,7 @@ class Wins(_Base):
     ) -> Situation:  # fmt: skip
         return Situation(
             keys=keys,
-            melds=tuple(self.players[seat].melds),
+            melds=self.players[seat].melds,
             win_tile=tile,
             self_draw=discarder is None,
             kong_draw="kong_draw" in context,
@@ -80,7 +80,7 @@ class Wins(_Base):
         shaped = r.shape_ok(keys, len(p.melds))
         if not shaped and not r.shape_free:
             return None
-        melds = tuple(p.melds)
+        melds = p.melds
         if not shaped and r.unshaped_need is not None:
             flags = (discarder is None, *prefilter.context_flags(context), first, False)
             if not r.unshaped_need(prefilter.probe_of(keys, melds, flags)):
@@ -192,7 +192,7 @@ class Wins(_Base):
                 Win(
                     seat,
                     tuple(concealed),
-                    tuple(p.melds),
+                    p.melds,
                     tiles,
                     discarder,
                     frozenset(ctx),
@@ -235,11 +235,12 @@ class Wins(_Base):
             index = next(
                 i for i, m in enumerate(robbed.melds) if m.kind == "kong" and m.tile == tile
             )
+            before, after = robbed.melds[:index], robbed.melds[index + 1 :]
             if robbed.melds[index].concealed:
-                robbed.melds.pop(index)
+                robbed.melds = (*before, *after)
                 robbed.add(tile, 3)
             else:
-                robbed.melds[index] = HandMeld("pung", tile, False)
+                robbed.melds = (*before, HandMeld("pung", tile, False), *after)
         else:
             assert discarder is not None
             self._take_discard(discarder, tiles[0])
