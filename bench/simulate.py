@@ -9,10 +9,10 @@ package's mahjong environment (``rlcard.make("mahjong")``, its random agents) is
 as a reference over ``--reference-hands`` hands (1,000 by default: over 200 its rate
 swung from 23 to 33 hands/s between runs), and each rate is also given as a ratio to it.
 Last, the same simulation on two worker processes against one: the ratio of their rates
-(the machine's cores permitting), timed as whole calls, a pool's start-up included.  The
-per-core rates leave out what a ``simulate`` call pays once (see ``rate``).  Every timing
-is the best of three; rates still vary about ±7% run to run.  Do not pin to one core with
-``taskset`` when the scaling line is wanted.
+(the machine's cores permitting), per hand and as whole calls (a pool's start-up
+included).  Per-hand rates leave out what a ``simulate`` call pays once (see ``rate``).
+Every timing is the best of three; rates still vary about ±7% run to run.  Do not pin to
+one core with ``taskset`` when the scaling line is wanted.
 """
 
 from __future__ import annotations
@@ -39,12 +39,14 @@ def seconds(ruleset: str, agent: str, hands: int, seed: int, workers: int = 1) -
     return best
 
 
-def rate(ruleset: str, agent: str, hands: int, seed: int) -> float:
-    """Hands per second of ``simulate`` on one worker, per hand: the time of ``hands`` hands
-    less that of one hand, so that what every call pays once (loading and checking the
-    ruleset, about 40 ms) is left out and everything paid per hand (agents, records) is in."""
-    seconds(ruleset, agent, 1, seed)  # first use builds tables and memos
-    return (hands - 1) / (seconds(ruleset, agent, hands, seed) - seconds(ruleset, agent, 1, seed))
+def rate(ruleset: str, agent: str, hands: int, seed: int, workers: int = 1) -> float:
+    """Hands per second of ``simulate``, per hand: the time of ``hands`` hands less that of
+    one hand, so that what every call pays once (loading and checking the ruleset, about
+    40 ms; a pool's start-up) is left out and everything paid per hand (agents, records) is
+    in."""
+    seconds(ruleset, agent, 1, seed, workers)  # first use builds tables and memos
+    whole = seconds(ruleset, agent, hands, seed, workers)
+    return (hands - 1) / (whole - seconds(ruleset, agent, 1, seed, workers))
 
 
 def rlcard_rate(hands: int, seed: int) -> float | None:
@@ -76,10 +78,14 @@ def main() -> None:
         agents(args)
     ruleset, agent = args.rulesets[-1], args.scaling_agent
     hands = args.scaling_hands
-    one = hands / seconds(ruleset, agent, hands, args.seed, workers=1)
-    two = hands / seconds(ruleset, agent, hands, args.seed, workers=2)
-    print(f"{ruleset}, {agent}, {hands} hands (whole calls, pool start-up included): "
-          f"1 worker {one:,.1f}/s, 2 workers {two:,.1f}/s, ratio {two / one:.2f}")  # fmt: skip
+    for what, measure in (
+        ("per hand", lambda w: rate(ruleset, agent, hands, args.seed, w)),
+        ("whole calls, pool start-up included",
+         lambda w: hands / seconds(ruleset, agent, hands, args.seed, w)),
+    ):  # fmt: skip
+        one, two = measure(1), measure(2)
+        print(f"{ruleset}, {agent}, {hands} hands ({what}): "
+              f"1 worker {one:,.1f}/s, 2 workers {two:,.1f}/s, ratio {two / one:.2f}")  # fmt: skip
 
 
 def agents(args: argparse.Namespace) -> None:
