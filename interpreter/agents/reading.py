@@ -311,6 +311,11 @@ def first_legal(
     raise ValueError("no legal discard in the table")
 
 
+def live_copies(keys: Keys, tile: Tile, visible: Sequence[int], copies: int = 4) -> int:
+    """Copies of ``tile`` neither in the concealed ``keys`` nor visible elsewhere."""
+    return max(copies - shapes.tile_count(keys, tile) - visible[tile], 0)
+
+
 def live_accepted(
     view: View, keys: Keys, melds: int, form: SevenPairsForm | None, visible: Sequence[int]
 ) -> tuple[int, int]:
@@ -323,7 +328,7 @@ def live_accepted(
         for rank in range(RANKS):
             if mask >> rank & 1:
                 t = suit * RANKS + rank
-                live += max(4 - shapes.tile_count(keys, t) - visible[t], 0)
+                live += live_copies(keys, t, visible)
     return shanten, live
 
 

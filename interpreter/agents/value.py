@@ -201,7 +201,7 @@ class _Ctx:
         return reading.form_for(melds, self.f.form)
 
     def live(self, keys: Keys, t: Tile) -> int:
-        return max(4 - shapes.tile_count(keys, t) - self.visible[t], 0)
+        return reading.live_copies(keys, t, self.visible)
 
     def chance(self, distance: int, live: int, final: float = 4.0, claims: float = 1.5) -> float:
         """The chance to win from ``distance`` steps before ready, racing the others.
