@@ -11,12 +11,14 @@ import json
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from dsl.problems import Problem, RulesetError
-from dsl.ruleset import Loaded, check_ruleset, load
+
+if TYPE_CHECKING:  # the compiler is imported by the commands that run, so that
+    from dsl.ruleset import Loaded  # `mjrules hand` and `--help` do not pay for it
 
 _SET_HELP = "Set an option for this run, e.g. --set birds=4 (repeatable)."
 _PRESET_HELP = "Use a preset declared by the ruleset."
@@ -92,6 +94,8 @@ def validate(
 
 
 def _safely(target: str, settings: Iterable[str], preset: str | None) -> Loaded:
+    from dsl.ruleset import Loaded, check_ruleset
+
     try:
         return check_ruleset(target, settings=settings, preset=preset)
     except RulesetError as exc:  # pragma: no cover - check_ruleset returns problems
@@ -140,6 +144,7 @@ def schema(markdown: bool, output: str | None) -> None:
 def explain(ruleset: str, settings: tuple[str, ...], preset: str | None, as_json: bool) -> None:
     """Show a ruleset as readable rules text, with the source of each rule."""
     from dsl.explain import explain as render
+    from dsl.ruleset import load
 
     try:
         loaded = load(ruleset, settings=settings, preset=preset)

@@ -15,22 +15,27 @@ adds ``POW[r]`` to the key.  For every key the tables hold:
   hand's suits add up with one sum (see ``untally``).
 
 The distance table is computed with vectorised passes over all 5**9 keys (numpy) and
-cached on disk under the user cache directory.
+cached on disk under the user cache directory as raw arrays, which load without numpy: a
+one-shot command such as ``mjrules hand`` pays neither numpy's import nor a decompression.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sys
+import tempfile
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 RANKS = 9
 COPIES = 4
@@ -39,7 +44,7 @@ POW = tuple(BASE**r for r in range(RANKS))
 KEY_SPACE = BASE**RANKS
 MAX_MELDS = 4
 MAX_SUIT_TILES = 3 * MAX_MELDS + 2
-TABLE_VERSION = "5"
+TABLE_VERSION = "6"
 
 # Bit fields of a tally: tiles (6 bits), pairs (5), distinct pairs (4), kinds (5).  The
 # sums over a hand's suits stay inside their fields: a hand has at most 14 tiles.
@@ -115,6 +120,8 @@ def suit_splits() -> dict[int, tuple[SuitSplit, ...]]:
 
 
 def _digits() -> np.ndarray:
+    import numpy as np
+
     keys = np.arange(KEY_SPACE, dtype=np.int32)
     digits = np.empty((RANKS, KEY_SPACE), dtype=np.int8)
     for rank, power in enumerate(POW):
@@ -129,6 +136,8 @@ def _build_distance(digits: np.ndarray) -> np.ndarray:
     then the distance by relaxing ``d(v) = 1 + min over ranks r of d(v + r)`` until it
     settles.  Both are whole-array shifts, since ``v + rank r`` is ``key + POW[r]``.
     """
+    import numpy as np
+
     n = KEY_SPACE
     has_pair = (digits >= 2).any(axis=0)
     contains = np.zeros((MAX_MELDS + 1, 2, n), dtype=bool)
@@ -176,6 +185,8 @@ def _signatures(
     far fewer signatures exist than keys: drawing decisions are remembered per signature.
     A rank already held four times has -1 (no fifth copy can be drawn).
     """
+    import numpy as np
+
     drawable = np.flatnonzero(tiles < MAX_SUIT_TILES)
     rows = np.empty((len(drawable), RANKS + 1), dtype=np.int16)
     rows[:, 0] = distance_id[drawable]
@@ -189,23 +200,90 @@ def _signatures(
     return signature, unique
 
 
-def _cache_path() -> Path:
+def _cache_dirs() -> list[Path]:
+    """Where the tables are kept: the user cache (or ``MJRULES_CACHE_DIR``), then a
+    per-user temporary folder used when the first cannot be written."""
     from platformdirs import user_cache_dir
 
     root = os.environ.get("MJRULES_CACHE_DIR") or user_cache_dir("mjrules")
+    user = getattr(os, "getuid", lambda: "user")()
+    return [Path(root), Path(tempfile.gettempdir()) / f"mjrules-cache-{user}"]
+
+
+def _cache_name() -> str:
     stamp = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
-    return Path(root) / f"suit-tables-v{TABLE_VERSION}-{stamp}.npz"
+    return f"suit-tables-v{TABLE_VERSION}-{stamp}-{sys.byteorder}.bin"
 
 
-def _load_or_build_arrays() -> dict[str, np.ndarray]:
-    path = _cache_path()
+# A cache file is one JSON header line listing (name, typecode, rows, width) per table, then
+# the tables' bytes in that order, in this machine's byte order.
+_TYPECODES = {1: "b", 2: "h", 4: "i"}
+
+
+def _read_cache(path: Path) -> dict[str, array | list[tuple[int, ...]]] | None:
+    """The tables from a cache file, or None when it is missing, short or of another layout."""
     try:
-        with np.load(path) as data:
-            return {name: data[name] for name in data.files}
-    except (OSError, ValueError, KeyError):
-        pass
+        with path.open("rb") as file:
+            header = json.loads(file.readline())
+            tables: dict[str, array | list[tuple[int, ...]]] = {}
+            for name, code, rows, width in header:
+                values = array(code)
+                values.fromfile(file, rows * width)
+                rows_of = [iter(values)] * width  # one iterator: consecutive runs of `width`
+                tables[name] = values if width == 1 else list(zip(*rows_of, strict=True))
+            if file.read(1):
+                return None
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    return tables
+
+
+def _write_cache(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    header = [
+        [name, _TYPECODES[a.dtype.itemsize], a.shape[0], a.shape[1] if a.ndim == 2 else 1]
+        for name, a in arrays.items()
+    ]
+    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    with partial.open("wb") as file:
+        file.write(json.dumps(header).encode() + b"\n")
+        for values in arrays.values():
+            file.write(values.tobytes())
+    partial.replace(path)
+    for stale in path.parent.glob("suit-tables-*"):
+        if stale != path and ".tmp" not in stale.name:  # an older version's tables
+            stale.unlink(missing_ok=True)
+
+
+def _load_or_build() -> dict[str, array | list[tuple[int, ...]]]:
+    name = _cache_name()
+    primary, fallback = _cache_dirs()
+    for folder in (primary, fallback):
+        tables = _read_cache(folder / name)
+        if tables is not None:
+            return tables
     if sys.stderr.isatty():
         print("mjrules: building the hand tables once (a few seconds)...", file=sys.stderr)
+    arrays = _build_arrays()
+    try:
+        _write_cache(primary / name, arrays)
+    except OSError as error:
+        where = f"keeping them in {fallback}"
+        try:
+            _write_cache(fallback / name, arrays)
+        except OSError:
+            where = "every command will build them again"
+        print(
+            f"mjrules: warning: cannot write the hand tables to {primary}"
+            f" ({error.strerror or error}); {where}",
+            file=sys.stderr,
+        )
+    return {table: _as_list(values) for table, values in arrays.items()}
+
+
+def _build_arrays() -> dict[str, np.ndarray]:
+    import numpy as np
+
     digits = _digits()
     distance = _build_distance(digits)
     tiles = digits.sum(axis=0, dtype=np.int16)
@@ -236,16 +314,6 @@ def _load_or_build_arrays() -> dict[str, np.ndarray]:
             | (digits > 0).sum(axis=0, dtype=np.int32) << _KINDS_AT
         ),
     }
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(f".{os.getpid()}.tmp.npz")
-        np.savez(partial, **arrays)
-        partial.replace(path)
-        for stale in path.parent.glob("suit-tables-*.npz"):
-            if stale != path and ".tmp." not in stale.name:  # an older version's tables
-                stale.unlink(missing_ok=True)
-    except OSError:
-        pass  # a read-only cache only costs the build time on the next start
     return arrays
 
 
@@ -263,8 +331,11 @@ class SuitTables:
     tally: Sequence[int]
 
 
-def _as_array(values: np.ndarray) -> array:
-    typed = array({1: "b", 2: "h", 4: "i"}[values.dtype.itemsize])
+def _as_list(values: np.ndarray) -> array | list[tuple[int, ...]]:
+    """A built table in the form a cache file loads to (when no cache can be written)."""
+    if values.ndim == 2:
+        return [tuple(row) for row in values.tolist()]
+    typed = array(_TYPECODES[values.dtype.itemsize])
     typed.frombytes(values.tobytes())
     return typed
 
@@ -272,12 +343,4 @@ def _as_array(values: np.ndarray) -> array:
 @cache
 def suit_tables() -> SuitTables:
     """The tables, built on first use (or loaded from the cache) and shared by everything."""
-    arrays = _load_or_build_arrays()
-    return SuitTables(
-        completion=_as_array(arrays["completion"]),
-        distance_id=_as_array(arrays["distance_id"]),
-        distance_vectors=[tuple(v) for v in arrays["distance_vectors"].tolist()],
-        signature=_as_array(arrays["signature"]),
-        signatures=[tuple(v) for v in arrays["signatures"].tolist()],
-        tally=_as_array(arrays["tally"]),
-    )
+    return SuitTables(**_load_or_build())
