@@ -154,7 +154,7 @@ def _load_ruleset(ref: str, settings: Sequence[str], preset: str | None) -> Rule
 )
 @click.option(
     "--agents",
-    default="simple",
+    default="efficiency",
     show_default=True,
     help="One agent name for every seat, or one per seat: random,simple,simple,random.",
 )
@@ -216,6 +216,7 @@ def play(
         return
     click.echo(narrate(events, unicode=unicode))
     click.echo("scores: " + "  ".join(f"seat {i}: {s:+d}" for i, s in enumerate(result.scores)))
+    click.echo("bots: " + (names[0] if len(names) == 1 else ", ".join(names)))
 
 
 @cli.command()
@@ -261,7 +262,7 @@ def replay(log: str, unicode: bool, quiet: bool) -> None:
 )
 @click.option(
     "--agents",
-    default="simple",
+    default="efficiency",
     show_default=True,
     help="One agent for every seat, or one per seat (random,simple,simple,value); "
     "parameters after a colon: value:hazard=0.5.",
@@ -317,6 +318,7 @@ def simulate(
     """
     from interpreter import simulate as sim
     from interpreter.engine.rules import Rules
+    from interpreter.summary import Summary
 
     rules = _load_ruleset(ruleset, settings, preset)
     try:
@@ -327,7 +329,7 @@ def simulate(
         players = Rules(loaded).players
     except (sim.SimulationError, ValueError) as error:
         fail(str(error))
-    summary = sim.Summary(rules.id, players, seed, spec.agents)
+    summary = Summary.of(loaded, spec.agents, seed, preset)
     try:
         sim.run_to(spec, games, players, summary.add, workers, scheduler, out, True, chunk)
     except KeyboardInterrupt:
