@@ -11,7 +11,7 @@ figures ``mjrules simulate`` prints, hand by hand in constant memory:
 - 自摸 share: the share of wins that are self-drawn;
 - dealer edge: per hand, the dealer's points less the mean points of the other seats,
   averaged over hands, with a 95% CI.  It means the same whether the first win ends the
-  hand or several players win (血战): the dealer's result against an average other seat;
+  hand or several players win: the dealer's result against an average other seat;
 - the turn of the first win (巡目): the first winner's own turns, its discards before the
   win plus one;
 - claims (pung, chow, kong on a discard) per hand; the payment tail: the 95th percentile of
