@@ -229,12 +229,13 @@ class Summary:
         return max(self.moved)
 
     def to_json(self, top: int = 10) -> dict[str, Any]:
-        h = self.hands or 1
+        def share(n: int) -> float | None:
+            return n / self.hands if self.hands else None
 
         def seat_json(seat: _Seat) -> dict[str, Any]:
             return {
-                "win_rate": seat.won / h,
-                "deal_in_rate": seat.dealt_in / h,
+                "win_rate": share(seat.won),
+                "deal_in_rate": share(seat.dealt_in),
                 "mean_points": _num(seat.points.mean),
                 "mean_points_ci95": _num(seat.points.half_width),
             }
@@ -250,11 +251,11 @@ class Summary:
             "master_seed": int(about["master_seed"]),
             "mjrules_version": about["mjrules_version"],
             "hands": self.hands,
-            "no_winner_rate": self.no_winner / h,
+            "no_winner_rate": share(self.no_winner),
             "wins": self.wins,
-            "wins_per_hand": self.wins / h,
+            "wins_per_hand": share(self.wins),
             "self_draw_share": self.self_draws / self.wins if self.wins else None,
-            "multi_win_rate": self.multi_win / h,
+            "multi_win_rate": share(self.multi_win),
             "seats": [
                 {"seat": s, "agent": a, **seat_json(seat)}
                 for s, (a, seat) in enumerate(zip(self.agents, self.seats, strict=True))
@@ -276,18 +277,16 @@ class Summary:
 
     def to_text(self, top: int = 10) -> str:
         d = self.to_json(top)
-        pct = "{:.1%}".format
         options = ", ".join(f"{k}={_option(v)}" for k, v in self.changed.items())
         preset = f"preset {d['preset']}, " if d["preset"] else ""
         edge = _pm(d["dealer_edge"], d["dealer_edge_ci95"])
         p95 = "-" if d["points_moved_p95"] is None else d["points_moved_p95"]
-        self_drawn = "-" if d["self_draw_share"] is None else pct(d["self_draw_share"])
         figures = [
-            ("流局 (no winner)", f"{pct(d['no_winner_rate'])} of hands"),
-            ("wins per hand", f"{d['wins_per_hand']:.2f}   ({d['wins']:,} wins)"),
-            ("自摸 (self-drawn)", f"{self_drawn} of wins"),
+            ("流局 (no winner)", f"{_pct(d['no_winner_rate'])} of hands"),
+            ("wins per hand", f"{_fmt(d['wins_per_hand'])}   ({d['wins']:,} wins)"),
+            ("自摸 (self-drawn)", f"{_pct(d['self_draw_share'])} of wins"),
             ("一炮多响 (multiple win)",
-             f"{pct(d['multi_win_rate'])} of hands (several players win on one tile)"),
+             f"{_pct(d['multi_win_rate'])} of hands (several players win on one tile)"),
             ("first win, turn (巡目)",
              f"{_fmt(d['first_win_turn'], 1)}   (the first winner's discards before it, plus one)"),
             ("claims per hand", _fmt(d["claims_per_hand"])),
@@ -313,14 +312,14 @@ class Summary:
         rows.append(("dealer (庄)", "", d["dealer"]))
         for label, agent, s in rows:
             lines.append(
-                f"{_pad(label, 12)} {_pad(agent, 14)} {pct(s['win_rate']):>9} "
-                f"{pct(s['deal_in_rate']):>9}   {_pm(s['mean_points'], s['mean_points_ci95'])}"
+                f"{_pad(label, 12)} {_pad(agent, 14)} {_pct(s['win_rate']):>9} "
+                f"{_pct(s['deal_in_rate']):>9}   {_pm(s['mean_points'], s['mean_points_ci95'])}"
             )
         if d["top_hand_types"]:
             lines += ["", "hand types (share of wins)"]
             for t in d["top_hand_types"]:
                 label = f"{t['name']} ({t['id']})"
-                lines.append(f"  {_pad(label, 28)} {t['count']:>8,}  {pct(t['per_win']):>6}")
+                lines.append(f"  {_pad(label, 28)} {t['count']:>8,}  {_pct(t['per_win']):>6}")
         return "\n".join(lines)
 
 
@@ -341,6 +340,10 @@ def _pad(text: str, width: int, right: bool = False) -> str:
     shown = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
     space = " " * max(0, width - shown)
     return space + text if right else text + space
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{x:.1%}"
 
 
 def _num(x: float) -> float | None:
