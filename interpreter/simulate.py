@@ -585,7 +585,9 @@ def arrow_schema(players: int) -> Any:
     fields += [(f"delta_{s}", pa.int64()) for s in range(players)]
     fields += [("dealer_delta", pa.int64())]
     fields += [(f"dealt_{s}", pa.string()) for s in range(players)]
-    fields += [(k, pa.int64() if k == "master_seed" else pa.string()) for k in PROVENANCE[1:]]
+    fields += [  # what produced the row; "ruleset" is above
+        (k, pa.int64() if k == "master_seed" else pa.string()) for k in PROVENANCE if k != "ruleset"
+    ]
     return pa.schema(fields)
 
 
