@@ -61,8 +61,9 @@ def package_version() -> str:
 
 def ruleset_hash(ruleset: Ruleset) -> str:
     """16 hex digits of the SHA-256 of the resolved ruleset: every section after ``extends``
-    with the option values applied, expressions by their text.  Equal rules from different
-    files hash the same; any change of a rule, an option value or a source note does not."""
+    with the option values applied, expressions by their text.  It does not depend on the
+    path the ruleset was loaded from; a change of a rule, an option value or even a source
+    note changes it."""
     from dsl.options import Option
 
     def plain(value: Any) -> Any:
