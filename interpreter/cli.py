@@ -154,7 +154,7 @@ def _load_ruleset(ref: str, settings: Sequence[str], preset: str | None) -> Rule
 )
 @click.option(
     "--agents",
-    default="simple",
+    default="efficiency",
     show_default=True,
     help="One agent name for every seat, or one per seat: random,simple,simple,random.",
 )
@@ -216,6 +216,7 @@ def play(
         return
     click.echo(narrate(events, unicode=unicode))
     click.echo("scores: " + "  ".join(f"seat {i}: {s:+d}" for i, s in enumerate(result.scores)))
+    click.echo("bots: " + (names[0] if len(names) == 1 else ", ".join(names)))
 
 
 @cli.command()
@@ -261,7 +262,7 @@ def replay(log: str, unicode: bool, quiet: bool) -> None:
 )
 @click.option(
     "--agents",
-    default="simple",
+    default="efficiency",
     show_default=True,
     help="One agent for every seat, or one per seat (random,simple,simple,value); "
     "parameters after a colon: value:hazard=0.5.",
@@ -303,6 +304,10 @@ def simulate(
 ) -> None:
     """Play many hands with bots and summarise them; optionally keep one row per hand.
 
+    The summary gives 流局, each seat's 和了率 and 放铳率, 自摸, the dealer's edge and more
+    (README, Simulate), and names the ruleset, options, bots and seed that produced it;
+    the rows and files record the same.  Efficiency bots play every seat unless --agents says.
+
     Hand i is dealt and played from a seed derived from --seed and i alone, so results are
     the same for any --workers or --scheduler, and two rulesets of the same tiles run with
     the same --seed play the same walls (paired comparison).  Dealers rotate: hand i is
@@ -317,6 +322,7 @@ def simulate(
     """
     from interpreter import simulate as sim
     from interpreter.engine.rules import Rules
+    from interpreter.summary import Summary
 
     rules = _load_ruleset(ruleset, settings, preset)
     try:
@@ -327,7 +333,7 @@ def simulate(
         players = Rules(loaded).players
     except (sim.SimulationError, ValueError) as error:
         fail(str(error))
-    summary = sim.Summary(rules.id, players, seed, spec.agents)
+    summary = Summary.of(loaded, spec.agents, seed, preset)
     try:
         sim.run_to(spec, games, players, summary.add, workers, scheduler, out, True, chunk)
     except KeyboardInterrupt:

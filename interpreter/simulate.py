@@ -18,13 +18,14 @@ agents, from a *hand seed* that depends only on the master seed and the hand's i
 ``iter_records`` yields one flat record (a dict) per hand, in index order; ``simulate``
 collects them into a pandas DataFrame and can stream them to a file on the way
 (Parquet, CSV or JSON Lines, chosen by the extension) in chunks, so memory stays flat
-for the writer whatever the number of hands.  ``Summary`` accumulates the figures the
-``mjrules simulate`` command prints, also in constant memory.
+for the writer whatever the number of hands.  Every row and every file records what
+produced it (:func:`interpreter.summary.provenance`); ``interpreter.summary.Summary``
+accumulates the figures the ``mjrules simulate`` command prints.
 
 Example::
 
     from interpreter.simulate import simulate
-    df = simulate("REGION/VERSION", games=2000, seed=1, agents="simple", out="r.parquet")
+    df = simulate("REGION/VERSION", games=2000, seed=1, agents="efficiency", out="r.parquet")
     df.groupby("dealer").delta_0.mean()
 """
 
@@ -38,14 +39,15 @@ import json
 import math
 import os
 import signal
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
 from operator import itemgetter
 from random import Random
 from typing import TYPE_CHECKING, Any
+
+from interpreter.summary import PROVENANCE
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -59,7 +61,8 @@ LIST_COLUMNS = (
     "winners", "win_from", "win_values", "win_hands", "hand_types", "opening_seats",
     "opening_hands",
 )  # fmt: skip
-DEFAULT_AGENTS = "simple"
+DEFAULT_AGENTS = "efficiency"
+"""The strongest bot that meets the speed target (docs/AGENTS.md, Default bots)."""
 _TYPE = itemgetter("type")
 _READ = frozenset(("win", "claim", "bird", "deal", "opening", "end"))
 """The events a record reads; the others are only counted."""
@@ -225,7 +228,23 @@ def play_hand(spec: Spec, index: int) -> dict[str, Any]:
     agents = [new_agent(name, seed * 16 + s, ruleset) for s, name in enumerate(spec.agents)]
     game = Game(ruleset, seed, dealer, rules=rules, hand=index)
     result = run(game, agents)
-    return record(game, result, index, rules.players)
+    return {**record(game, result, index, rules.players), **_provenance_columns(spec)}
+
+
+@lru_cache(maxsize=8)
+def spec_provenance(spec: Spec) -> dict[str, str]:
+    """What produced the rows of ``spec`` (:func:`interpreter.summary.provenance`)."""
+    from interpreter.summary import provenance
+
+    ruleset, _ = _prepared(spec.ruleset, spec.settings, spec.preset)
+    return provenance(ruleset, spec.agents, spec.seed, spec.preset)
+
+
+@lru_cache(maxsize=8)
+def _provenance_columns(spec: Spec) -> dict[str, Any]:
+    from interpreter.summary import provenance_columns
+
+    return provenance_columns(spec_provenance(spec))
 
 
 def record(game: Any, result: Any, index: int, players: int) -> dict[str, Any]:
@@ -234,13 +253,17 @@ def record(game: Any, result: Any, index: int, players: int) -> dict[str, Any]:
     ``win_hands`` lists the hand types of each win (``winners``, ``win_from`` (-1: self-drawn)
     and ``win_values`` are aligned with it); ``opening_hands`` the opening hand types (起手胡)
     of each seat in ``opening_seats``, as the engine found them at the deal; modifiers (class
-    ``bonus``) found with value 0, which changed nothing, are left out.
+    ``bonus``) found with value 0, which changed nothing, are left out.  ``multi_win``: several
+    players won on one tile (一炮多响), not several wins in one hand.  ``first_win_turn``
+    (巡目): the first winner's discards before its win plus one, 0 when nobody won.
+    ``points_moved``: the points that changed hands, the sum of the gains.
     """
     winners: list[int] = []
     win_from: list[int] = []
     values: list[int] = []
     win_hands: list[list[str]] = []
     claims = birds = bird_hits = 0
+    multi_win = False
     dealt: list[str] = [""] * players
     opening_seats: list[int] = []
     opening_hands: list[list[str]] = []
@@ -250,6 +273,7 @@ def record(game: Any, result: Any, index: int, players: int) -> dict[str, Any]:
         kind = e["type"]
         if kind == "win":
             source = e["from"]
+            multi_win |= len(e["hands"]) > 1
             for w in e["hands"]:
                 winners.append(w["seat"])
                 win_from.append(-1 if source is None else source)
@@ -270,6 +294,7 @@ def record(game: Any, result: Any, index: int, players: int) -> dict[str, Any]:
         elif kind == "end":
             wall_left = e["wall"]
     dealer = result.dealer
+    deltas = [int(d) for d in result.deltas]
     rec: dict[str, Any] = {
         "index": index,
         "seed": game.seed,
@@ -280,7 +305,7 @@ def record(game: Any, result: Any, index: int, players: int) -> dict[str, Any]:
         "self_draws": win_from.count(-1),
         "drawn": not winners,
         "dealer_won": dealer in winners,
-        "multi_win": len(winners) > len(set(win_from)) if winners else False,
+        "multi_win": multi_win,
         "winners": winners,
         "win_from": win_from,
         "win_values": values,
@@ -297,13 +322,27 @@ def record(game: Any, result: Any, index: int, players: int) -> dict[str, Any]:
         "bird_hits": bird_hits,
         "payments": kinds.count("payment"),
         "wall_left": wall_left,
+        "first_win_turn": _first_win_turn(game.events, kinds) if winners else 0,
+        "points_moved": sum(d for d in deltas if d > 0),
     }
     for s in range(players):
-        rec[f"delta_{s}"] = int(result.deltas[s])
-    rec["dealer_delta"] = int(result.deltas[dealer])
+        rec[f"delta_{s}"] = deltas[s]
+    rec["dealer_delta"] = deltas[dealer]
     for s in range(players):
         rec[f"dealt_{s}"] = dealt[s]
     return rec
+
+
+def _first_win_turn(events: list[dict[str, Any]], kinds: list[str]) -> int:
+    """The first winner's turn (巡目): its discards before the win, plus one (kong tiles
+    put aside unclaimed are not turns)."""
+    first = kinds.index("win")
+    seat = events[first]["seats"][0]
+    return 1 + sum(
+        1
+        for e in events[:first]
+        if e["type"] == "discard" and e["seat"] == seat and e.get("claimable", True)
+    )
 
 
 def play_chunk(spec: Spec, start: int, stop: int) -> list[dict[str, Any]]:
@@ -470,9 +509,12 @@ def output_format(path: str | os.PathLike[str]) -> str:
 
 class Writer:
     """Appends chunks of records to a Parquet, CSV or JSON Lines file; ``close`` leaves a valid
-    file (Parquet's footer written) whatever was appended.  Writes to ``path`` directly."""
+    file (Parquet's footer written) whatever was appended.  Writes to ``path`` directly.
+    ``metadata`` is stored as the Parquet file's key-value metadata."""
 
-    def __init__(self, path: str | os.PathLike[str], players: int) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], players: int, metadata: dict[str, str] | None = None
+    ) -> None:
         self.path = str(path)
         self.format = output_format(path)
         self.players = players
@@ -484,7 +526,7 @@ class Writer:
         if self.format == "parquet":
             import pyarrow.parquet as pq
 
-            self._schema = arrow_schema(players)
+            self._schema = arrow_schema(players).with_metadata(metadata or {})
             self._parquet = pq.ParquetWriter(self.path, self._schema, compression="zstd")
         else:
             self._handle = open(self.path, "w", encoding="utf-8", newline="")  # noqa: SIM115
@@ -538,10 +580,14 @@ def arrow_schema(players: int) -> Any:
         ("draws", pa.int32()), ("discards", pa.int32()), ("decisions", pa.int32()),
         ("claims", pa.int32()), ("kongs", pa.int32()), ("birds", pa.int32()),
         ("bird_hits", pa.int32()), ("payments", pa.int32()), ("wall_left", pa.int32()),
+        ("first_win_turn", pa.int16()), ("points_moved", pa.int64()),
     ]  # fmt: skip
     fields += [(f"delta_{s}", pa.int64()) for s in range(players)]
     fields += [("dealer_delta", pa.int64())]
     fields += [(f"dealt_{s}", pa.string()) for s in range(players)]
+    fields += [  # what produced the row; "ruleset" is above
+        (k, pa.int64() if k == "master_seed" else pa.string()) for k in PROVENANCE if k != "ruleset"
+    ]
     return pa.schema(fields)
 
 
@@ -557,7 +603,8 @@ def read_results(path: str | os.PathLike[str]) -> pd.DataFrame:
             df[column] = [_as_list(v) for v in df[column]]
         return df
     if kind == "csv":
-        df = pd.read_csv(path, keep_default_na=False, dtype={f"dealt_{s}": str for s in range(8)})
+        text = [*(f"dealt_{s}" for s in range(8)), *(k for k in PROVENANCE if k != "master_seed")]
+        df = pd.read_csv(path, keep_default_na=False, dtype=dict.fromkeys(text, str))
         for column in LIST_COLUMNS:
             df[column] = [json.loads(v) for v in df[column]]
         return df
@@ -570,137 +617,6 @@ def _as_list(value: Any) -> Any:
     if isinstance(value, list):
         return [_as_list(v) for v in value]
     return value
-
-
-# --- the summary ------------------------------------------------------------------------------
-
-
-@dataclass
-class _Mean:
-    n: int = 0
-    total: float = 0.0
-    squares: float = 0.0
-
-    def add(self, x: float) -> None:
-        self.n += 1
-        self.total += x
-        self.squares += x * x
-
-    @property
-    def mean(self) -> float:
-        return self.total / self.n if self.n else math.nan
-
-    @property
-    def half_width(self) -> float:
-        """Half the width of the normal 95% confidence interval of the mean."""
-        if self.n < 2:
-            return math.nan
-        var = max(0.0, (self.squares - self.total**2 / self.n) / (self.n - 1))
-        return 1.96 * math.sqrt(var / self.n)
-
-
-@dataclass
-class Summary:
-    """The figures ``mjrules simulate`` prints, accumulated hand by hand in constant memory."""
-
-    ruleset: str
-    players: int
-    seed: int
-    agents: tuple[str, ...]
-    hands: int = 0
-    with_win: int = 0
-    drawn: int = 0
-    wins: int = 0
-    self_draws: int = 0
-    dealer_wins: int = 0
-    dealer_points: _Mean = field(default_factory=_Mean)
-    length: _Mean = field(default_factory=_Mean)
-    seats: list[_Mean] = field(default_factory=list)
-    hand_types: Counter[str] = field(default_factory=Counter)
-    ends: Counter[str] = field(default_factory=Counter)
-
-    def __post_init__(self) -> None:
-        if not self.seats:
-            self.seats = [_Mean() for _ in range(self.players)]
-
-    def add(self, rows: Iterable[dict[str, Any]]) -> None:
-        for r in rows:
-            self.hands += 1
-            self.with_win += r["n_wins"] > 0
-            self.drawn += r["drawn"]
-            self.wins += r["n_wins"]
-            self.self_draws += r["self_draws"]
-            self.dealer_wins += r["dealer_won"]
-            self.dealer_points.add(r["dealer_delta"])
-            self.length.add(r["discards"])
-            for s in range(self.players):
-                self.seats[s].add(r[f"delta_{s}"])
-            for hands in r["win_hands"]:
-                self.hand_types.update(hands)
-            self.ends[r["end"]] += 1
-
-    def to_json(self, top: int = 10) -> dict[str, Any]:
-        h = self.hands or 1
-        return {
-            "ruleset": self.ruleset,
-            "seed": self.seed,
-            "agents": list(self.agents),
-            "hands": self.hands,
-            "win_rate": self.with_win / h,
-            "draw_rate": self.drawn / h,
-            "wins": self.wins,
-            "self_draw_share": self.self_draws / self.wins if self.wins else None,
-            "dealer_win_rate": self.dealer_wins / h,
-            "dealer_mean_points": _num(self.dealer_points.mean),
-            "dealer_mean_points_ci95": _num(self.dealer_points.half_width),
-            "mean_points": [
-                {"seat": s, "mean": _num(m.mean), "ci95": _num(m.half_width)}
-                for s, m in enumerate(self.seats)
-            ],
-            "mean_length": _num(self.length.mean),
-            "ends": dict(sorted(self.ends.items())),
-            "top_hand_types": [
-                {"id": k, "count": n, "per_win": n / self.wins}
-                for k, n in self.hand_types.most_common(top)
-            ],
-        }
-
-    def to_text(self, top: int = 10) -> str:
-        d = self.to_json(top)
-        pct = "{:.1%}".format
-        lines = [
-            f"ruleset            {d['ruleset']}   seed {d['seed']}   "
-            f"agents {','.join(d['agents'])}",
-            f"hands              {d['hands']:,}",
-            f"win rate           {pct(d['win_rate'])}   (hands with at least one win)",
-            f"draw rate          {pct(d['draw_rate'])}   (no win)",
-            "self-draw share    "
-            + ("-" if d["self_draw_share"] is None else pct(d["self_draw_share"]))
-            + f"   of {d['wins']:,} wins",
-            f"dealer win rate    {pct(d['dealer_win_rate'])}",
-            f"dealer mean points {_pm(d['dealer_mean_points'], d['dealer_mean_points_ci95'])}",
-            f"mean hand length   {_fmt(d['mean_length'], 1)} discards",
-            "mean points per seat (95% CI)",
-        ]
-        for seat in d["mean_points"]:
-            lines.append(f"  seat {seat['seat']}           {_pm(seat['mean'], seat['ci95'])}")
-        if d["top_hand_types"]:
-            lines.append("top hand types (share of wins)")
-            for t in d["top_hand_types"]:
-                lines.append(f"  {t['id']:<16} {t['count']:>8,}  {pct(t['per_win'])}")
-        return "\n".join(lines)
-
-
-def _num(x: float) -> float | None:
-    return None if math.isnan(x) else round(x, 4)
-
-
-def _fmt(x: float | None, digits: int = 2) -> str:
-    return "-" if x is None else f"{x:.{digits}f}"
-
-
-def _pm(mean: float | None, half: float | None) -> str:
-    return f"{_fmt(mean):>8} ± {_fmt(half)}"
 
 
 # --- the API --------------------------------------------------------------------------------
@@ -779,7 +695,7 @@ def run_to(
 ) -> int:
     """Run the simulation, passing each chunk of rows (in index order) to ``sink`` and to the
     ``out`` file; return the number of hands done.  The file is closed valid on any exit."""
-    writer = Writer(out, players) if out is not None else None
+    writer = Writer(out, players, spec_provenance(spec)) if out is not None else None
     bar = None
     if progress:
         from tqdm import tqdm

@@ -17,6 +17,7 @@ def test_play_writes_a_log_that_replays(tmp_path):
     assert played.returncode == 0, played.stderr
     assert "== hand 1" in played.stdout and "== hand 2" in played.stdout
     assert "scores:" in played.stdout
+    assert played.stdout.splitlines()[-1] == "bots: efficiency"  # the default
     replayed = run("replay", str(log))
     assert replayed.returncode == 0, replayed.stderr
     assert replayed.stdout.startswith(played.stdout.split("scores:")[0].rstrip("\n"))

@@ -8,33 +8,85 @@ import signal
 import subprocess
 import time
 
+import numpy as np
 import pyarrow.parquet as pq
+from pytest import approx
 
+from interpreter.simulate import read_results
 from tests.simulate.conftest import MJRULES, mjrules
 
 
-def test_json_summary(tmp_path):
+def test_json_summary_agrees_with_the_rows(tmp_path):
     out = tmp_path / "r.jsonl"
     result = mjrules(
-        "simulate", "sichuan/blog5", "--games", "12", "--seed", "3", "--agents", "random",
-        "--workers", "1", "--out", str(out), "--json",
+        "simulate", "sichuan/blog5", "--games", "16", "--seed", "3",
+        "--agents", "efficiency,random,efficiency,simple", "--workers", "1",
+        "--out", str(out), "--json",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert data["hands"] == 12 and data["out"] == str(out)
-    assert 0 <= data["win_rate"] <= 1 and abs(data["win_rate"] + data["draw_rate"] - 1) < 1e-9
-    assert len(data["mean_points"]) == 4 and "ci95" in data["mean_points"][0]
-    assert {"dealer_win_rate", "dealer_mean_points", "mean_length", "top_hand_types"} <= set(data)
-    assert len(out.read_text().splitlines()) == 12
+    assert data["hands"] == 16 and data["out"] == str(out)
+    assert len(out.read_text().splitlines()) == 16
+    rows = read_results(out)
+    assert data["no_winner_rate"] == approx((rows["n_wins"] == 0).mean())
+    assert data["wins"] == rows["n_wins"].sum() > 0
+    assert data["self_draw_share"] == approx(rows["self_draws"].sum() / rows["n_wins"].sum())
+    assert data["multi_win_rate"] == approx(rows["multi_win"].mean())
+    for s, seat in enumerate(data["seats"]):
+        assert seat["agent"] == ["efficiency", "random", "efficiency", "simple"][s]
+        assert seat["win_rate"] == approx(rows["winners"].map(lambda w, s=s: s in w).mean())
+        assert seat["deal_in_rate"] == approx(rows["win_from"].map(lambda f, s=s: s in f).mean())
+        assert seat["mean_points"] == approx(rows[f"delta_{s}"].mean(), abs=1e-4)
+    deltas = rows[[f"delta_{s}" for s in range(4)]].to_numpy()
+    dealer = deltas[range(16), rows["dealer"]]
+    edge = dealer - (deltas.sum(axis=1) - dealer) / 3
+    assert data["dealer_edge"] == approx(edge.mean(), abs=1e-4)
+    assert data["dealer_edge_ci95"] == approx(1.96 * edge.std(ddof=1) / 4, abs=1e-4)
+    assert data["dealer"]["win_rate"] == approx(
+        np.mean([d in w for d, w in zip(rows["dealer"], rows["winners"], strict=True)])
+    )
+    moved = deltas.clip(min=0).sum(axis=1)
+    assert data["points_moved_p95"] == np.percentile(moved, 95, method="inverted_cdf")
+    assert data["claims_per_hand"] == approx(rows["claims"].mean(), abs=1e-4)
+    won = rows[rows["n_wins"] > 0]
+    assert data["first_win_turn"] == approx(won["first_win_turn"].mean(), abs=1e-4)
+    assert (rows.loc[rows["n_wins"] == 0, "first_win_turn"] == 0).all()
+    assert (won["first_win_turn"] >= 1).all()
+    for name in data["top_hand_types"]:
+        assert name["name"] and name["id"]
+    assert {t["id"]: t["name"] for t in data["top_hand_types"]}.get("pinghu") == "平胡 / 屁胡"
+    # what produced them, in the summary and in every row
+    assert data["ruleset"] == "sichuan/blog5" and data["master_seed"] == 3
+    assert data["agents"] == ["efficiency", "random", "efficiency", "simple"]
+    assert data["options"]["play_mode"] == "until_one_left" and data["preset"] is None
+    assert set(rows["ruleset_hash"]) == {data["ruleset_hash"]}
+    assert set(rows["agents"]) == {json.dumps(data["agents"])}
+    assert set(rows["master_seed"]) == {3} and set(rows["preset"]) == {""}
+    assert set(rows["mjrules_version"]) == {data["mjrules_version"]}
+    assert [json.loads(o) for o in set(rows["options"])] == [data["options"]]
 
 
-def test_text_summary_with_settings():
+def test_text_summary_says_what_produced_it():
     result = mjrules("simulate", "changsha/qq2014", "--set", "birds=1", "--games", "8",
                      "--agents", "random,simple,simple,simple", "--workers", "2")  # fmt: skip
     assert result.returncode == 0, result.stderr
-    for label in ("win rate", "draw rate", "self-draw share", "dealer win rate",
-                  "dealer mean points", "mean hand length", "seat 3"):  # fmt: skip
+    head, bots = result.stdout.splitlines()[:2]
+    assert head.startswith("8 hands of changsha/qq2014 (options birds=1; ruleset hash ")
+    assert head.endswith(", master seed 1, mjrules 0.1.0")
+    assert bots.startswith("bots: seat 0 random, seat 1 simple, seat 2 simple, seat 3 simple;")
+    assert "describe these bots" in bots
+    for label in ("流局 (no winner)", "自摸 (self-drawn)", "一炮多响", "巡目", "claims per hand",
+                  "95th percentile", "dealer edge (庄)", "和了率", "放铳率",
+                  "dealer (庄)"):  # fmt: skip
         assert label in result.stdout
+
+
+def test_default_bots_are_named():
+    result = mjrules("simulate", "sichuan/blog5", "--games", "4", "--workers", "1")
+    assert result.returncode == 0, result.stderr
+    assert "bots: efficiency at every seat;" in result.stdout
+    assert "hand types (share of wins)" in result.stdout
+    assert "(pinghu)" in result.stdout and "平胡" in result.stdout
 
 
 def _fails(*args):
