@@ -242,3 +242,12 @@ def test_the_bots_answer_a_joint_round_with_the_tile_each_claim_takes(bot):
         legal = game.legal_actions(seat)
         assert agent.act(game.observation(seat), legal) in legal
         game.apply(PASS, seat)
+
+
+@pytest.mark.parametrize(("seed", "shown"), [(186, "taken"), (187, "seat_tiles")])
+def test_logs_with_joint_rounds_replay(seed, shown):
+    """A pung of one 开杠 tile (the claim names the tile ``taken``) and two players robbing
+    the two exposed 海底 tiles (each winner's ``seat_tiles``), played by bots, replay."""
+    _, log = play(QQ, seed=seed, agents="efficiency:kong_policy=always;kong_option=1")
+    assert any(shown in e for e in log)
+    assert replay(log).hands == 1
