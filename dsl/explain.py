@@ -133,5 +133,10 @@ def _value(value: Any) -> str:
     if isinstance(value, Mapping):
         return _text(value)
     if isinstance(value, tuple | list):
-        return ", ".join(_value(v) for v in value) if value else "(none)"
+        return ", ".join(_item(v) for v in value) if value else "(none)"
     return str(value)
+
+
+def _item(value: Any) -> str:
+    """A list's item; a list within it (kinds of equal rank) in brackets."""
+    return f"[{_value(value)}]" if isinstance(value, tuple | list) else _value(value)

@@ -403,6 +403,29 @@ class ListOf(Type):
         return f"a list of {self.item.describe()}"
 
 
+class OneOrList(Type):
+    """One value, or a list of values standing together (equal in rank)."""
+
+    def __init__(self, item: Type) -> None:
+        self.item = item
+        self.group = ListOf(item)
+
+    def accepts(self, value: Any) -> bool:
+        return self.item.accepts(value) or self.group.accepts(value)
+
+    def check(self, node: Node, ctx: Context, path: Path) -> Any:
+        if node.kind == "seq":
+            return self.group.check(node, ctx, path)
+        return self.item.check(node, ctx, path)
+
+    def schema(self) -> dict[str, Any]:
+        item = self.item.schema()
+        return {"anyOf": [item, {"type": "array", "items": item}]}
+
+    def describe(self) -> str:
+        return f"{self.item.describe()}, or a list of them"
+
+
 class AnyValue(Type):
     """Any plain scalar or list of scalars: option defaults and values, checked by dsl.options."""
 
@@ -855,6 +878,24 @@ REPLACEMENT = Record(
         default=True,
     ),
     Field(
+        "unused_round",
+        Choice("each", "joint"),
+        "How others answer the discarded kong tiles: a claim round for each in turn (a claim "
+        "or win on one ends it), or one joint round over all of them: a player may win on every "
+        "tile that wins for him (both: winning_tiles 2), several may win on different tiles, "
+        "and of the claims the ruleset's priority then the seat nearest the kong's owner wins, "
+        "whichever tile it takes.",
+        default="each",
+    ),
+    Field(
+        "kong_again",
+        Bool(),
+        "In that joint round the kong's owner may kong again with one of its discarded tiles "
+        "(继续开杠), as the seat nearest itself: before any other seat's claim of equal rank.",
+        default=False,
+        zh="继续开杠",
+    ),
+    Field(
         "min_wall", Int(0, 200), "Not allowed when this many tiles or fewer are left.", default=0
     ),
     Field("counts_as_self_draw", Bool(), "A win on these tiles is a self-draw.", default=True),
@@ -1073,8 +1114,9 @@ STRUCTURE = Record(
             _claim("win", "胡", "Win (胡) on the discard.", True),
             Field(
                 "priority",
-                ListOf(Choice("win", "kong", "pung", "chow")),
-                "Higher first; equal claims go to the seat nearest the discarder.",
+                ListOf(OneOrList(Choice("win", "kong", "pung", "chow"))),
+                "Higher first; equal claims go to the seat nearest the discarder.  Kinds listed "
+                "together rank equal: `[win, [kong, pung], chow]`.",
                 default=("win", "kong", "pung", "chow"),
                 zh="优先",
             ),
@@ -1220,6 +1262,15 @@ STRUCTURE = Record(
                 default=False,
             ),
             Field("offered_to", Choice("all", "ready"), "Who is offered it.", default="all"),
+            Field(
+                "tiles_per_taker",
+                Int(1, 4),
+                "How many of the last tiles a taker takes at once.  Several are shown apart, "
+                "not joining the hand: the taker wins on every one that wins for him "
+                "(winning_tiles), else all are exposed together and others may win on them in "
+                "one round.",
+                default=1,
+            ),
             Field(
                 "taker_pays_if_robbed",
                 Bool(),

@@ -225,7 +225,8 @@ HOW_WON = (
     NameEntry(
         "winning_tiles",
         INT,
-        "how many tiles won at once: 2 when both tiles of a kong draw complete the hand",
+        "how many tiles won at once: 2 when both tiles of a kong draw, of a joint claim round "
+        "or of a 海底 taken whole complete the hand",
         lambda s: s.winning_tiles,
     ),
 )

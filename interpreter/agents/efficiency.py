@@ -9,7 +9,8 @@ Decisions, in order:
   a suit, or a void suit was declared, it gives up the suit it holds least and throws
   that suit first;
 - **claim** a pung, chow or kong only when the hand after it (and after its best discard)
-  is nearer to ready, or as near with more live accepted tiles;
+  is nearer to ready, or as near with more live accepted tiles; kong again with one of its
+  own discarded kong tiles (继续开杠) by ``kong_policy``;
 - **kong** in turn by ``kong_policy``: ``"never"``, ``"always"``, or ``"no_worse"`` (the
   default: when the hand is no further from ready afterwards);
   ``kong_option`` picks the replacement draw by its index among those offered (0: the
@@ -133,15 +134,18 @@ class EfficiencyAgent:
 
     def claim(self, seen: Seen, legal: Sequence[Action]) -> Action:
         view, facts, void, visible = seen.view, seen.facts, seen.void, seen.visible
-        tile = seen.obs["claim"]["tile"]
-        if void is not None and tile // 9 == void:
-            return PASS
+        claim = seen.obs["claim"]
+        if claim["from"] == view.seat:
+            return self.kong_again(seen, legal)
         m = len(view.melds)
         form = self.form(facts, m)
         s_now = shapes.shanten(view.keys, m, form)
         candidates = []
         for a in legal:
             if a.kind not in ("pung", "chow", "kong"):
+                continue
+            tile = reading.claimed_tile(a, claim)
+            if void is not None and tile // 9 == void:
                 continue
             if a.kind == "kong" and self.kong_policy == "always":
                 return a
@@ -168,4 +172,19 @@ class EfficiencyAgent:
                 best = (score, a)
         if best is not None and best[0] < (now[0], -now[1]):
             return best[1]
+        return PASS
+
+    def kong_again(self, seen: Seen, legal: Sequence[Action]) -> Action:
+        """A kong again with one of its own discarded kong tiles (its hand is locked): made
+        when the hand stays as near ready, by the kong policy's choice of draw."""
+        view = seen.view
+        if self.kong_policy == "never":
+            return PASS
+        now = shapes.shanten(view.keys, len(view.melds), None)
+        kongs = [a for a in legal if a.kind == "kong"]
+        for t in sorted({a.tile for a in kongs}):
+            keys, melds, _ = reading.kong_again_keys(view, t)
+            if self.kong_policy == "always" or shapes.shanten(keys, len(melds), None) <= now:
+                options = [a for a in kongs if a.tile == t]
+                return options[min(self.kong_option, len(options) - 1)]
         return PASS

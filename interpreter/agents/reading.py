@@ -13,7 +13,7 @@ settlement pays for it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from random import Random
 from typing import Any
 
@@ -339,6 +339,14 @@ def by_kind(legal: Sequence[Action]) -> dict[str, list[Action]]:
     return out
 
 
+def claimed_tile(action: Action, claim: dict[str, Any]) -> Tile:
+    """The tile ``action`` takes in the claim round ``claim`` (the observation's): in a joint
+    round over several tiles a chow names it in its ``option``, a pung or kong is made of it."""
+    if len(claim.get("tiles", ())) <= 1:
+        return claim["tile"]
+    return STANDARD.parse(action.option)[0] if action.kind == "chow" else action.tile
+
+
 def claim_keys(keys: Keys, action: Action, tile: Tile) -> tuple[Keys, HandMeld]:
     """The concealed keys and the new meld after claiming ``tile`` with ``action``."""
     if action.kind == "chow":
@@ -361,6 +369,14 @@ def self_kong_keys(view: View, tile: Tile) -> tuple[Keys, tuple[HandMeld, ...], 
         for m in view.melds
     )
     return shapes.add_tile(view.keys, tile, -1), melds, "added"
+
+
+def kong_again_keys(view: View, tile: Tile) -> tuple[Keys, tuple[HandMeld, ...], str]:
+    """As ``self_kong_keys``, for the owner of a kong making another with one of the kong
+    tiles it discarded (继续开杠): the tile comes back to the hand first."""
+    counts = list(view.counts)
+    counts[tile] += 1
+    return self_kong_keys(replace(view, counts=counts, keys=shapes.add_tile(view.keys, tile)), tile)
 
 
 def void_choice(

@@ -92,7 +92,7 @@ class ValueAgent:
         if "discard" in kinds:
             return self._turn(ctx, legal, kinds)
         if obs.get("claim") and any(k in kinds for k in ("pung", "chow", "kong")):
-            return self._claim(ctx, obs["claim"]["tile"], obs["claim"]["from"], legal)
+            return self._claim(ctx, obs["claim"], legal)
         return kinds["pass"][0] if "pass" in kinds else legal[0]
 
     # --- decisions ----------------------------------------------------------------------------
@@ -132,14 +132,22 @@ class ValueAgent:
             return top.discard, top_score
         return fast.discard, fast_score
 
-    def _claim(self, ctx: _Ctx, tile: Tile, provider: int, legal: Sequence[Action]) -> Action:
+    def _claim(self, ctx: _Ctx, claim: dict[str, Any], legal: Sequence[Action]) -> Action:
         view = ctx.view
-        if ctx.void is not None and tile // RANKS == ctx.void:
-            return PASS
+        provider = claim["from"]
         now = ctx.hand_score(view.keys, view.melds)
         best: tuple[float, Action] = (now * self.claim_margin, PASS)
         for a in legal:
             if a.kind not in ("pung", "chow", "kong"):
+                continue
+            tile = reading.claimed_tile(a, claim)
+            if ctx.void is not None and tile // RANKS == ctx.void:
+                continue
+            if provider == view.seat:  # a kong again with its own kong tile (继续开杠)
+                keys, melds, kind = reading.kong_again_keys(view, tile)
+                score = ctx.f.kong_money(view, kind, None) + self._replacement(ctx, keys, melds, a)
+                if score > best[0]:
+                    best = (score, a)
                 continue
             keys, meld = reading.claim_keys(view.keys, a, tile)
             melds = (*view.melds, meld)

@@ -123,6 +123,58 @@ class Claims(_Base):
         self.round = Round(tile, discarder, context, then, options, list(options), values, data)
         self.phase = "claim"
 
+    def _open_joint_round(
+        self, tiles: tuple[Tile, ...], discarder: int, context: frozenset[str],
+        kinds: tuple[str, ...], then: str, data: tuple[Any, ...], owner_kongs: bool,
+    ) -> None:  # fmt: skip
+        """Others answer several tiles at once: a seat may win on every tile that wins for it
+        (one ``win``, no tile named), or make one claim on one tile (a chow names its tile in
+        ``option``); with ``owner_kongs`` the discarder may kong again, asked first."""
+        options: dict[int, list[Action]] = {}
+        values: dict[int, int] = {}
+        wins: dict[int, tuple[Tile, ...]] = {}
+        rules = self.rules
+        can_win = "win" in kinds and "win" in rules.claims
+        melds = rules.meld_claims[kinds]
+        chowers = self._by_source("chow", discarder) if "chow" in melds else ()
+        distinct = tuple(dict.fromkeys(tiles))
+        if owner_kongs and (own := self._kong_again_options(discarder, distinct)):
+            options[discarder] = [*own, PASS]
+        for seat in self.orders[discarder]:
+            p = self.players[seat]
+            acts: list[Action] = []
+            if can_win and p.may_win_with_one_more(p.keys, rules):
+                won: dict[Tile, int] = {}
+                for t in distinct:
+                    if self._claim_allowed("win", seat, discarder, t):
+                        value = self._value(seat, t, discarder, context, False, in_hand=False)
+                        if value is not None:
+                            won[t] = value
+                free = {t for t, v in won.items() if not self._missed_lock(p, t, v)}
+                if free:
+                    values[seat] = max(won.values())
+                    wins[seat] = tuple(t for t in tiles if t in free)
+                    acts.append(Action("win"))
+                    if self._must_win():
+                        options[seat] = acts
+                        continue
+            if melds and not p.locked:
+                for t in distinct:
+                    if p.void != t // RANKS and (p.counts[t] >= 2 or seat in chowers):
+                        acts.extend(
+                            a._replace(option=_NAME(t)) if a.kind == "chow" else a
+                            for a in self._meld_options(seat, t, discarder, melds)
+                        )
+            if acts:
+                options[seat] = [*acts, PASS]
+        self.round = None
+        if not options:
+            self._nobody_claims(then, discarder, data)
+            return
+        self.round = Round(tiles[0], discarder, context, then, options, list(options), values,
+                           data, tiles=tiles, win_tiles=wins)  # fmt: skip
+        self.phase = "claim"
+
     def _meld_options(
         self, seat: int, tile: Tile, discarder: int, kinds: tuple[str, ...]
     ) -> list[Action]:
@@ -156,7 +208,7 @@ class Claims(_Base):
             if mode == "any_tile":
                 p.lock_all = True
             elif mode == "same_tile":
-                p.lock_tiles.add(rnd.tile)
+                p.lock_tiles.update(rnd.win_tiles.get(seat) or (rnd.tile,))
             elif mode == "not_lower_value":
                 p.lock_value = max(p.lock_value, rnd.values[seat])
         if not rnd.queue:
@@ -172,9 +224,20 @@ class Claims(_Base):
         if winners:
             if self.rules.multiple_winners == "nearest":
                 winners = winners[:1]
-            self._win(tuple(winners), (rnd.tile,), rnd.discarder, rnd.context, rnd.then)
+            if not rnd.tiles:
+                self._win(tuple(winners), (rnd.tile,), rnd.discarder, rnd.context, rnd.then)
+                return
+            each = {s: rnd.win_tiles[s] for s in winners}
+            tiles = tuple(t for t in rnd.tiles if any(t in won for won in each.values()))
+            self._win(tuple(winners), tiles, rnd.discarder, rnd.context, rnd.then,
+                      seat_tiles=each)  # fmt: skip
             return
+        if rnd.discarder in chosen:  # the kong's owner, nearest to itself (kong_again)
+            order = [rnd.discarder, *order]
         seat = self._first_meld_claim(order, chosen)
+        if seat == rnd.discarder:
+            self._kong_again(seat, chosen[seat])
+            return
         if seat is not None:
             self._claim(seat, chosen[seat], rnd)
             return
@@ -183,13 +246,13 @@ class Claims(_Base):
     def _first_meld_claim(self, order: list[int], chosen: dict[int, Action]) -> int | None:
         """The seat whose kong, pung or chow is made: the ruleset's priority, then the
         nearest seat."""
-        priority = self.rules.priority
+        ranks = self.rules.claim_rank
         best: tuple[int, int] | None = None
         found = None
         for i, seat in enumerate(order):
             action = chosen.get(seat)
             if action is not None and action.kind in MELD_KINDS:
-                rank = (priority.index(action.kind), i)
+                rank = (ranks.get(action.kind, len(ranks)), i)
                 if best is None or rank < best:
                     best, found = rank, seat
         return found
@@ -211,16 +274,16 @@ class Claims(_Base):
             raise AssertionError(then)
 
     def _claim(self, seat: int, action: Action, rnd: Round) -> None:
-        tile = rnd.tile
+        tile = rnd.claimed(action)
         self._take_discard(rnd.discarder, tile)
         self._rest_of_kong_tiles(rnd)
         p = self.players[seat]
         self.claims_made = True
         if self.rules.missed_win_until == "own_action":
             p.clear_lock()
-        self._emit(
-            "claim", seat=seat, kind=action.kind, tile=_NAME(action.tile), **{"from": rnd.discarder}
-        )
+        taken = {"taken": _NAME(tile)} if rnd.tiles else {}
+        self._emit("claim", seat=seat, kind=action.kind, tile=_NAME(action.tile),
+                   **{"from": rnd.discarder}, **taken)  # fmt: skip
         self.round = None
         self.current = seat
         self.drawn = None

@@ -11,8 +11,8 @@ list (``events``) is the same, byte for byte, every time.
 Phases: ``exchange`` (each seat gives tiles, then they pass in one direction), ``void``
 (定缺 declarations), ``turn`` (the player to move has drawn or claimed),
 ``claim`` (others answer a discard, a robbable kong, an exposed last tile, a kong tile),
-``last_offer`` (the last tile(s) offered in turn, 海底漫游), ``last_turn`` (the taker of a
-last tile decides), ``kong_tiles`` (replacement tiles shown apart decide), ``over``.
+``last_offer`` (the last tile(s) offered in turn, 海底漫游), ``last_turn`` (the taker of
+the last tile(s) decides), ``kong_tiles`` (replacement tiles shown apart decide), ``over``.
 
 The parts of a hand live in modules named by what they answer: ``deal`` (the deal and
 opening hands), ``claims`` (claim rounds), ``kongs`` (kongs and replacement draws),
@@ -104,6 +104,7 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         self.claims_made = False
         self.round: Round | None = None
         self.kong_tiles: list[Tile] = []
+        """Tiles shown apart: a kong's replacement tiles, or 海底 tiles taken together."""
         self.kong_method: Replacement | None = None
         self.last_drawn: list[Tile] = []
         self.offer_passes = 0

@@ -157,10 +157,12 @@ class Kongs(_Base):
     def _do_kong_tiles(self, seat: int, action: Action) -> None:
         if action.kind == "win":
             tiles = tuple(self._kong_tile_wins(seat))
-            discarder = None if self.kong_self_draw else self.kong_provider
-            self._win((seat,), tiles, discarder, self.draw_ctx, "kong_tiles")
+            self._win((seat,), tiles, self._shown_discarder(), self.draw_ctx, "kong_tiles")
             return
         tiles = list(self.kong_tiles)
+        if self.kong_method is not None and self.kong_method.joint_round:
+            self._kong_tiles_together(seat, tiles)
+            return
         self._kong_tile_discards(seat, tiles, 0)
 
     def _kong_tile_discards(self, seat: int, tiles: list[Tile], index: int) -> None:
@@ -181,3 +183,49 @@ class Kongs(_Base):
         self._open_round(
             tile, seat, frozenset(("kong_discard",)), kinds, "kong_tile", (seat, tiles, index)
         )
+
+    def _kong_tiles_together(self, seat: int, tiles: list[Tile]) -> None:
+        """Unused kong tiles are discarded together and answered in one joint round
+        (``unused_round: joint``)."""
+        p = self.players[seat]
+        for t in tiles:
+            p.discards.append(t)
+            self._emit("discard", seat=seat, tile=_NAME(t), claimable=True)
+        self.kong_tiles = []
+        self.drawn = None
+        rep = self.kong_method
+        assert rep is not None
+        live = self.wall.drawable > 0
+        kinds = ("win", "kong", "pung", "chow") if rep.unused_claimable and live else ("win",)
+        data = (seat, tiles, len(tiles) - 1)  # no tile left to answer after this round
+        self._open_joint_round(tuple(tiles), seat, frozenset(("kong_discard",)), kinds,
+                               "kong_tile", data, rep.kong_again and live)  # fmt: skip
+
+    def _kong_again_options(self, seat: int, tiles: tuple[Tile, ...]) -> list[Action]:
+        """The kongs a kong's owner may make with one of its discarded tiles (继续开杠): with
+        three of it concealed, or a pung of it."""
+        p = self.players[seat]
+        found = []
+        for t in tiles:
+            if p.void is not None and t // RANKS == p.void:
+                continue
+            if p.counts[t] == 3:
+                keys, melds = shapes.add_tile(p.keys, t, -3), len(p.melds) + 1
+            elif any(m.kind == "pung" and m.tile == t for m in p.melds):
+                keys, melds = p.keys, len(p.melds)
+            else:
+                continue
+            names = self._replacements_for(seat, keys, melds)
+            found.extend(Action("kong", t, name) for name in names)
+        return found
+
+    def _kong_again(self, seat: int, action: Action) -> None:
+        """The owner takes one discarded kong tile back and kongs with it as with a draw;
+        the other tiles stay discarded."""
+        tile = action.tile
+        self._take_discard(seat, tile)
+        self._emit("claim", seat=seat, kind="kong", tile=_NAME(tile), **{"from": seat},
+                   taken=_NAME(tile))  # fmt: skip
+        self.round = None
+        self.players[seat].add(tile)
+        self._self_kong(seat, tile, action.option)

@@ -37,7 +37,10 @@ def _claim(game: Game, seat: int) -> dict[str, Any] | None:
     rnd = game.round
     if rnd is None or game.phase != "claim":
         return None
-    return {"tile": rnd.tile, "from": rnd.discarder, "context": tuple(sorted(rnd.context))}
+    return {
+        "tile": rnd.tile, "from": rnd.discarder, "context": tuple(sorted(rnd.context)),
+        "tiles": rnd.tiles or (rnd.tile,),
+    }  # fmt: skip
 
 
 def _exchange(game: Game, seat: int) -> dict[str, tuple[int, ...]] | None:
@@ -57,21 +60,33 @@ def _rivers(game: Game, seat: int) -> tuple[tuple[tuple[int, int | None], ...], 
     ``discards`` drops a tile once it is taken; a defender still needs it (a player seldom
     waits on a tile it threw).  Read from the public events of the hand."""
     rivers: list[list[list[Any]]] = [[] for _ in game.players]
-    last: list[Any] = [None, None]  # the latest discard: a claim or a win takes that one
     for event in game.events:
         kind = event["type"]
         if kind == "discard":
-            last = [_TILE[event["tile"]], None]
-            rivers[event["seat"]].append(last)
+            rivers[event["seat"]].append([_TILE[event["tile"]], None])
         elif kind == "claim":
-            last[1] = event["seat"]
+            taken = event.get("taken", event["tile"] if event["kind"] != "chow" else None)
+            _take(rivers[event["from"]], taken, event["seat"])
         elif (
             kind == "win"
             and event["from"] is not None
             and not _NOT_FROM_RIVER.intersection(event["context"])
         ):
-            last[1] = event["seats"][0]
+            each = event.get("seat_tiles")
+            for name in event["tiles"]:
+                seat = next(s for s in event["seats"] if not each or name in each[str(s)])
+                _take(rivers[event["from"]], name, seat)
     return tuple(tuple((t, taker) for t, taker in river) for river in rivers)
+
+
+def _take(river: list[list[Any]], name: str | None, seat: int) -> None:
+    """The latest tile ``name`` still in ``river`` (the latest of any, when None) is taken by
+    ``seat``, as the engine takes a claimed or won tile from the discards."""
+    tile = None if name is None else _TILE[name]
+    for entry in reversed(river):
+        if entry[1] is None and (tile is None or entry[0] == tile):
+            entry[1] = seat
+            return
 
 
 def _missed_win(game: Game, seat: int) -> dict[str, Any] | None:

@@ -65,6 +65,9 @@ class Replacement:
     unused_claimable: bool
     min_wall: int
     self_draw: bool
+    joint_round: bool = False
+    """The discarded tiles are answered in one claim round (``unused_round: joint``)."""
+    kong_again: bool = False
 
     @property
     def into_hand(self) -> bool:
@@ -119,7 +122,13 @@ class Rules:
         }
         """The kong, pung and chow claims the ruleset has among a claim round's kinds (every
         kind, or a win only), worked out once rather than on every discard."""
-        self.priority = tuple(k for k in claims.get("priority", CLAIM_KINDS) if k in self.claims)
+        self.claim_rank = {
+            kind: rank
+            for rank, entry in enumerate(claims.get("priority", CLAIM_KINDS))
+            for kind in ((entry,) if isinstance(entry, str) else entry)
+            if kind in self.claims
+        }
+        """Each claim kind's rank (0 first); kinds listed together share one."""
         self.chows = tuple(_chows_with(tile, self.ranks) for tile in range(STANDARD.kinds))
         """For each tile, the chows it completes: (their lowest tile, the two other tiles)."""
         self.multiple_winners = claims.get("multiple_winners", "all")
@@ -141,6 +150,8 @@ class Rules:
                 unused_claimable=bool(spec.get("unused_claimable", True)),
                 min_wall=int(spec.get("min_wall", 0)),
                 self_draw=bool(spec.get("counts_as_self_draw", True)),
+                joint_round=spec.get("unused_round", "each") == "joint",
+                kong_again=bool(spec.get("kong_again", False)),
             )
             for name, spec in (kongs.get("replacement") or {}).items()
         )
@@ -163,6 +174,7 @@ class Rules:
         self.last_tiles = int(wall_end.get("last_tiles", 0))
         self.roams = bool(wall_end.get("roams", False)) and self.last_tiles > 0
         self.offered_to = wall_end.get("offered_to", "all")
+        self.tiles_per_taker = int(wall_end.get("tiles_per_taker", 1))
         self.taker_pays = bool(wall_end.get("taker_pays_if_robbed", False))
         self.mode = (rs.get("game_end") or {}).get("mode", "first_win")
         self.min_value = int((rs.get("scoring") or {}).get("min_value", 0))

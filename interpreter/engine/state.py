@@ -21,6 +21,7 @@ EMPTY: frozenset[str] = frozenset()
 NAMES = tuple(STANDARD.name(t) for t in range(STANDARD.kinds))
 tile_name = NAMES.__getitem__
 """A tile in notation (``5m``), looked up."""
+TILES = {name: t for t, name in enumerate(NAMES)}
 
 
 class IllegalAction(ValueError):
@@ -92,7 +93,8 @@ class Player:
 
 @dataclass
 class Round:
-    """Others answering one tile: a discard, a robbable kong, a last tile, a kong tile."""
+    """Others answering one tile: a discard, a robbable kong, a last tile, a kong tile; or,
+    in a joint round, several at once (``tiles``: the 开杠 tiles, 海底 tiles taken together)."""
 
     tile: Tile
     discarder: int
@@ -103,6 +105,17 @@ class Round:
     values: dict[int, int]
     data: tuple[Any, ...] = ()
     choices: dict[int, Action] = field(default_factory=dict)
+    tiles: tuple[Tile, ...] = ()
+    """Every tile of a joint round (empty: the round is on ``tile`` alone)."""
+    win_tiles: dict[int, tuple[Tile, ...]] = field(default_factory=dict)
+    """In a joint round, the tiles each seat offered a win would win on."""
+
+    def claimed(self, action: Action) -> Tile:
+        """The tile a claim takes: the round's, or in a joint round the one the action names
+        (a pung's or kong's tile, a chow's ``option``)."""
+        if not self.tiles:
+            return self.tile
+        return TILES[action.option] if action.kind == "chow" else action.tile
 
 
 @dataclass(frozen=True)

@@ -49,19 +49,34 @@ class WallEnd(_Base):
             self.offer_passes += 1
             self._offer((seat + 1) % self.n)
             return
-        tile = self.wall.draw_front()
         p = self.players[seat]
-        p.add(tile)
         p.clear_lock()
+        self.draw_ctx = frozenset(("last_tile",))
+        self.phase = "last_turn"
+        if self.rules.tiles_per_taker > 1 and self.wall.drawable > 1:
+            self._take_last_tiles(seat)
+            return
+        tile = self.wall.draw_front()
+        p.add(tile)
         self.last_drawn.append(tile)
         self.drawn = tile
-        self.draw_ctx = frozenset(("last_tile",))
         self._emit("draw", seat=seat, tile=_NAME(tile), source="front", last_tile=True)
-        self.phase = "last_turn"
+
+    def _take_last_tiles(self, seat: int) -> None:
+        """The taker takes several last tiles at once, shown apart (``tiles_per_taker``)."""
+        w = self.wall
+        tiles = [w.draw_front() for _ in range(min(self.rules.tiles_per_taker, w.drawable))]
+        for t in tiles:
+            self._emit("draw", seat=seat, tile=_NAME(t), source="front", last_tile=True)
+        self.last_drawn.extend(tiles)
+        self.kong_tiles = tiles
+        self.drawn = None
 
     def _do_last_turn(self, seat: int, action: Action) -> None:
         tile = self.drawn
-        assert tile is not None
+        if tile is None:
+            self._last_tiles_turn(seat, action)
+            return
         if action.kind == "win":
             self._win((seat,), (tile,), None, self.draw_ctx, "self")
             return
@@ -71,6 +86,22 @@ class WallEnd(_Base):
         self._emit("discard", seat=seat, tile=_NAME(tile), exposed=True)
         self.drawn = None
         self._open_round(tile, seat, frozenset(("last_tile",)), ("win",), "last")
+
+    def _last_tiles_turn(self, seat: int, action: Action) -> None:
+        """The taker of several last tiles wins on those that win for him, or all are
+        exposed and others may win on them in one round (抢海底)."""
+        if action.kind == "win":
+            tiles = tuple(self._kong_tile_wins(seat))
+            self._win((seat,), tiles, None, self.draw_ctx, "last_tiles")
+            return
+        tiles = tuple(self.kong_tiles)
+        self.kong_tiles = []
+        p = self.players[seat]
+        for t in tiles:
+            p.discards.append(t)
+            self._emit("discard", seat=seat, tile=_NAME(t), exposed=True)
+        context = frozenset(("last_tile",))
+        self._open_joint_round(tiles, seat, context, ("win",), "last", (), owner_kongs=False)
 
     def _next_offer(self, taker: int) -> None:
         if self.wall.drawable == 0:

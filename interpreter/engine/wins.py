@@ -100,8 +100,7 @@ class Wins(_Base):
 
     def _phase_win(self, seat: int) -> Action | None:
         """The win open to the seat deciding on a last tile or on kong tiles, if any."""
-        if self.phase == "last_turn":
-            assert self.drawn is not None
+        if self.phase == "last_turn" and self.drawn is not None:
             first = False
             value = self._value(seat, self.drawn, None, self.draw_ctx, first, in_hand=True)
             return None if value is None else Action("win", self.drawn)
@@ -110,13 +109,21 @@ class Wins(_Base):
         return None
 
     def _kong_tile_wins(self, seat: int) -> list[Tile]:
-        discarder = None if self.kong_self_draw else self.kong_provider
+        """The tiles shown apart (kong tiles, 海底 tiles taken together) that win for ``seat``."""
+        discarder = self._shown_discarder()
         ctx = self.draw_ctx
         return [
             t
             for t in self.kong_tiles
             if self._value(seat, t, discarder, ctx, False, in_hand=False) is not None
         ]
+
+    def _shown_discarder(self) -> int | None:
+        """Who pays as discarder for a win on tiles shown apart: nobody for 海底 tiles or a
+        replacement counted as a self-draw, else the player who gave the kong."""
+        if self.phase == "last_turn" or self.kong_self_draw:
+            return None
+        return self.kong_provider
 
     # --- settlement -------------------------------------------------------------------------
 
@@ -167,7 +174,10 @@ class Wins(_Base):
     def _win(
         self, winners: tuple[int, ...], tiles: tuple[Tile, ...], discarder: int | None,
         context: frozenset[str], source: str, firsts: dict[int, bool] | None = None,
+        seat_tiles: dict[int, tuple[Tile, ...]] | None = None,
     ) -> None:  # fmt: skip
+        """``seat_tiles``: in a joint round, the tiles each winner wins on (``tiles`` holds
+        them all)."""
         r = self.rules
         rnd = self.round
         if rnd is not None:
@@ -193,7 +203,7 @@ class Wins(_Base):
                     seat,
                     tuple(concealed),
                     p.melds,
-                    tiles,
+                    seat_tiles[seat] if seat_tiles else tiles,
                     discarder,
                     frozenset(ctx),
                     _NOWHERE,
@@ -207,9 +217,13 @@ class Wins(_Base):
             k for k in self.kongs[-1:] if "kong_discard" in context and k.seat == discarder
         )
         settlement = settle(self.ruleset, self._scenario(tuple(wins), birds, paid_kongs=last_kong))
+        apart = {}
+        if seat_tiles and any(won != tiles for won in seat_tiles.values()):
+            apart = {"seat_tiles": {str(s): [_NAME(t) for t in seat_tiles[s]] for s in winners}}
         self._emit(
             "win", seats=list(winners), tiles=[_NAME(t) for t in tiles],
             context=sorted(context), hands=settlement.to_json()["wins"], **{"from": discarder},
+            **apart,
         )  # fmt: skip
         if birds:
             hits = {str(s): n for s, n in sorted(settlement.bird_hits.items())}
@@ -221,7 +235,7 @@ class Wins(_Base):
         if source == "self":
             for t in tiles:
                 first.add(t, -1)
-        elif source == "kong_tiles":
+        elif source in ("kong_tiles", "last_tiles"):
             for t in tiles:
                 self.kong_tiles.remove(t)
             for t in list(self.kong_tiles):
@@ -243,8 +257,13 @@ class Wins(_Base):
                 robbed.melds = (*before, HandMeld("pung", tile, False), *after)
         else:
             assert discarder is not None
-            self._take_discard(discarder, tiles[0])
-        first.won.extend(tiles)
+            for t in tiles:
+                self._take_discard(discarder, t)
+        if seat_tiles:  # each tile goes to the nearest seat that won on it
+            for t in tiles:
+                self.players[next(s for s in winners if t in seat_tiles[s])].won.append(t)
+        else:
+            first.won.extend(tiles)
         self.round = None
         self.kong_tiles = []
         self.drawn = None
@@ -256,7 +275,7 @@ class Wins(_Base):
         if r.mode == "until_one_left":
             self._leave(winners)
         last = winners[-1]
-        if source == "last":
+        if source in ("last", "last_tiles"):
             self._next_offer(last)
             return
         self._start_turn(self._order_from(last)[0] if self._order_from(last) else last)

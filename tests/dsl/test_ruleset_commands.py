@@ -98,3 +98,8 @@ def test_explain() -> None:
     assert "(option.play_mode)" in text
     assert run("explain", "sichuan/blog5", "--json").exit_code == 0
     assert run("explain", "sichuan/nothing").exit_code == 1
+
+
+def test_explain_shows_claim_kinds_of_equal_rank() -> None:
+    result = run("explain", "changsha/qq2014")
+    assert "priority 优先: win, [kong, pung], chow —" in result.output

@@ -252,10 +252,11 @@ def test_an_open_kong_tile_wins_for_another_player():
     }  # fmt: skip
     assert game.phase == "kong_tiles" and game.legal_actions(0) == [Action("pass")]
     game.apply(Action("pass"))
-    while game.round is not None and game.round.tile == tile("8s"):
-        game.apply(Action("pass"))  # nobody takes the 8s
-    assert game.to_move() == 1 and Action("win", tile("5s")) in game.legal_actions(1)
-    game.apply(Action("win", tile("5s")))
+    # Both tiles are answered in one round (unused_round: joint); seat 1 wins on the 5s.
+    assert game.round.tiles == (tile("8s"), tile("5s"))
+    assert game.round.win_tiles == {1: (tile("5s"),)}
+    assert game.to_move() == 1 and Action("win") in game.legal_actions(1)
+    game.apply(Action("win"))
     while not game.is_over() and Action("pass") in game.legal_actions(game.to_move()):
         game.apply(Action("pass"))
     after = [e for e in game.events[mark:] if e["type"] != "act"]
