@@ -2,7 +2,8 @@
 
 Run: python bench/engine.py [--hands N] [--agent random|simple] [RULESET ...].  Every
 non-abstract shipped ruleset by default; one line per ruleset: hands/s, decisions per hand,
-and how the hands ended.  The warm-up plays other walls than the timed hands.  Pin to one core with ``taskset -c 0``.
+and how the hands ended.  The warm-up plays other walls than the timed hands.  Pin to one
+core with ``taskset -c 0``.
 """
 
 from __future__ import annotations
