@@ -271,7 +271,7 @@ def replay(log: str, unicode: bool, quiet: bool) -> None:
     "--workers",
     type=click.IntRange(1),
     default=None,
-    help="Worker processes [default: all cores].",
+    help="Worker processes [default: all cores; at most 4 per core].",
 )
 @click.option(
     "--out",

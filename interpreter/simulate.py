@@ -749,7 +749,7 @@ class Writer:
             with pq.ParquetWriter(target, self._schema(), compression="zstd") as out:
                 tables: list[Any] = []
                 for n, part in enumerate(parts, 1):
-                    tables.append(pq.read_table(part))
+                    tables.append(pq.ParquetFile(part).read())
                     if n == len(parts) or sum(t.num_rows for t in tables) >= ROW_GROUP:
                         out.write_table(pa.concat_tables(tables))
                         tables = []
