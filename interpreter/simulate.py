@@ -605,6 +605,8 @@ class Writer:
         self.metadata = dict(metadata or {})
         self.run = json.loads(json.dumps(asdict(spec))) if spec is not None else None
         self.ranges: list[tuple[int, int]] = []
+        if not os.path.isdir(os.path.dirname(os.path.abspath(self.path))):
+            raise SimulationError(f"cannot write {self.path}: its folder does not exist")
         if os.path.isdir(self.folder):
             if not resume:
                 raise SimulationError(
@@ -685,7 +687,8 @@ class Writer:
         if not rows:
             return
         if not os.path.isfile(manifest := os.path.join(self.folder, RUN_FILE)):
-            os.makedirs(self.folder, exist_ok=True)
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(self.folder)
             _write_atomically(
                 manifest,
                 lambda tmp: _write_text(tmp, json.dumps({"format": self.format, "spec": self.run})),
@@ -729,8 +732,9 @@ class Writer:
         if not self.ranges and not complete:
             shutil.rmtree(self.folder, ignore_errors=True)
             return
+        inside = self.folder if os.path.isdir(self.folder) else None
         try:
-            _write_atomically(self.path, self._join, sync=True)
+            _write_atomically(self.path, self._join, sync=True, beside=inside)
         except OSError as error:
             raise OutputError(
                 f"cannot write {self.path}: {error.strerror or error}; the {self.rows:,} hands "
@@ -767,12 +771,15 @@ def _write_text(path: str, text: str) -> None:
         handle.write(text)
 
 
-def _write_atomically(path: str, write: Callable[[str], None], sync: bool = False) -> None:
-    """``write(tmp)`` to a hidden file beside ``path``, then rename it ``path``: a reader (or
-    a run resumed after a kill) sees the whole file or none of it.  ``sync``: on the disk
-    before the rename, against a power cut (6 ms or so: once per run, not per chunk)."""
+def _write_atomically(
+    path: str, write: Callable[[str], None], sync: bool = False, beside: str | None = None
+) -> None:
+    """``write(tmp)`` to a hidden file in ``path``'s folder (or ``beside``, on the same disk),
+    then rename it ``path``: a reader (or a run resumed after a kill) sees the whole file or
+    none of it.  ``sync``: on the disk before the rename, against a power cut (6 ms or so:
+    once per run, not per chunk)."""
     folder, name = os.path.split(path)
-    tmp = os.path.join(folder, f".{name}.tmp")
+    tmp = os.path.join(beside or folder, f".{name}.tmp")
     try:
         write(tmp)
         if sync:

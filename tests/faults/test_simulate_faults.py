@@ -11,16 +11,19 @@ import os
 import resource
 import signal
 import socket
+import sys
 import threading
 import time
 
 import pyarrow.parquet as pq
 import pytest
 
-from interpreter.simulate import OutputError, Writer, read_results, simulate
+from dsl.problems import RulesetError
+from interpreter.simulate import OutputError, Spec, Writer, iter_chunks, read_results, simulate
 from tests.faults import conftest as fault
 from tests.simulate.conftest import mjrules
 
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc, sets rlimits")
 ARGS = (*fault.RUN, "--games", str(fault.GAMES), "--workers", "2", "--chunk", "4")
 
 
@@ -64,6 +67,18 @@ def test_sigkill_keeps_the_finished_chunks_and_no_process(tmp_path, reference, e
         at = b
     assert 0 < at < fault.GAMES
     resumed(out, reference(ext))
+
+
+def test_workers_in_the_middle_of_a_long_chunk_exit_with_their_parent():
+    run = fault.start(*fault.RUN, "--games", "100000", "--workers", "2", "--chunk", "50000")
+    deadline = time.monotonic() + 30
+    while len(fault.session_processes(run.pid)) < 5:  # it, forkserver, resource tracker, workers
+        assert run.poll() is None and time.monotonic() < deadline, fault.finish(run)
+        time.sleep(0.1)
+    time.sleep(1)  # the workers are playing their 50,000 hands each
+    os.kill(run.pid, signal.SIGKILL)
+    run.wait()
+    assert no_process_left(run.pid) == []
 
 
 def test_sigterm_closes_a_valid_file_that_resume_completes(tmp_path, reference):
@@ -113,7 +128,7 @@ def _file_size_limit(size: int):
 
 def test_a_full_disk_leaves_every_finished_chunk_in_a_valid_file(tmp_path, reference):
     out = tmp_path / "r.csv"
-    limit = 100_000  # every chunk fits, the whole file does not
+    limit = 50_000  # every chunk fits, the whole file does not
     assert reference("csv")[0].stat().st_size > limit
     run = fault.start(*ARGS, "--out", str(out), preexec_fn=_file_size_limit(limit))
     _, stderr = fault.finish(run)
@@ -206,3 +221,9 @@ def test_a_service_that_is_not_dask_on_the_scheduler_port(tmp_path):
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
     assert f"no Dask scheduler at {address}" in result.stderr
     assert os.listdir(tmp_path) == []
+
+
+def test_an_error_in_a_worker_reaches_the_caller_as_itself():
+    spec = Spec("nowhere/nothing", (), None, 1, ("random",) * 4)  # fails in the workers only
+    with pytest.raises(RulesetError, match="nowhere/nothing"):
+        list(iter_chunks(spec, 8, workers=2, chunk=2))
