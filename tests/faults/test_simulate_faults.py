@@ -19,7 +19,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from dsl.problems import RulesetError
-from interpreter.simulate import OutputError, Spec, Writer, iter_chunks, read_results, simulate
+from interpreter import simulate as sim
 from tests.faults import conftest as fault
 from tests.simulate.conftest import mjrules
 
@@ -63,7 +63,7 @@ def test_sigkill_keeps_the_finished_chunks_and_no_process(tmp_path, reference, e
     at = 0
     for part in fault.parts(out):  # valid files of consecutive hands from 0
         a, b = (int(n) for n in part.name.split(".")[0].split("-")[1:])
-        assert a == at and list(read_results(part)["index"]) == list(range(a, b))
+        assert a == at and list(sim.read_results(part)["index"]) == list(range(a, b))
         at = b
     assert 0 < at < fault.GAMES
     resumed(out, reference(ext))
@@ -94,6 +94,22 @@ def test_sigterm_closes_a_valid_file_that_resume_completes(tmp_path, reference):
     assert f"{len(indices):,} hands kept in {out}" in stderr
     assert not fault.parts(out) and no_process_left(run.pid) == []
     resumed(out, reference("jsonl"))
+
+
+def test_sighup_stops_once_the_chunk_in_hand_is_written(tmp_path):
+    out, seen, before = tmp_path / "r.parquet", [], signal.getsignal(signal.SIGHUP)
+
+    def hang_up(rows):  # called while the chunk is being written and counted
+        seen.append(rows)
+        if len(seen) == 2:
+            os.kill(os.getpid(), signal.SIGHUP)
+
+    with pytest.raises(sim.Stopped) as stop:
+        sim.simulate("sichuan/blog5", 40, 5, "random", workers=1, chunk=4, out=out,
+                 progress=False, on_chunk=hang_up)  # fmt: skip
+    assert stop.value.signum == signal.SIGHUP
+    assert pq.read_table(out).column("index").to_pylist() == list(range(8))
+    assert signal.getsignal(signal.SIGHUP) == before
 
 
 def test_a_dead_workers_chunk_is_played_again_on_a_new_worker(tmp_path, reference):
@@ -138,7 +154,7 @@ def test_a_full_disk_leaves_every_finished_chunk_in_a_valid_file(tmp_path, refer
     assert sorted(os.listdir(tmp_path)) == ["r.csv.partial"]  # no cut file, no hidden one
     at = 0
     for part in fault.parts(out):
-        assert list(read_results(part)["index"]) == list(range(at, at + 4))
+        assert list(sim.read_results(part)["index"]) == list(range(at, at + 4))
         at += 4
     assert at == fault.GAMES
     resumed(out, reference("csv"))
@@ -155,7 +171,7 @@ def test_a_chunk_cut_by_a_full_disk_is_not_left_behind(tmp_path):
 
 def test_a_full_disk_in_the_middle_keeps_the_chunks_before(tmp_path, monkeypatch):
     out, calls = tmp_path / "r.csv", []
-    write_rows = Writer._write_rows
+    write_rows = sim.Writer._write_rows
 
     def third_fails(self, path, rows):
         calls.append(path)
@@ -165,10 +181,10 @@ def test_a_full_disk_in_the_middle_keeps_the_chunks_before(tmp_path, monkeypatch
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         write_rows(self, path, rows)
 
-    monkeypatch.setattr(Writer, "_write_rows", third_fails)
-    with pytest.raises(OutputError, match="No space left on device; the 8 hands finished are"):
-        simulate("sichuan/blog5", 20, 5, "random", workers=1, chunk=4, out=out, progress=False)
-    assert list(read_results(out)["index"]) == list(range(8))
+    monkeypatch.setattr(sim.Writer, "_write_rows", third_fails)
+    with pytest.raises(sim.OutputError, match="No space left on device; the 8 hands finished are"):
+        sim.simulate("sichuan/blog5", 20, 5, "random", workers=1, chunk=4, out=out, progress=False)
+    assert list(sim.read_results(out)["index"]) == list(range(8))
     assert os.listdir(tmp_path) == ["r.csv"]
 
 
@@ -224,6 +240,6 @@ def test_a_service_that_is_not_dask_on_the_scheduler_port(tmp_path):
 
 
 def test_an_error_in_a_worker_reaches_the_caller_as_itself():
-    spec = Spec("nowhere/nothing", (), None, 1, ("random",) * 4)  # fails in the workers only
+    spec = sim.Spec("nowhere/nothing", (), None, 1, ("random",) * 4)  # fails in the workers only
     with pytest.raises(RulesetError, match="nowhere/nothing"):
-        list(iter_chunks(spec, 8, workers=2, chunk=2))
+        list(sim.iter_chunks(spec, 8, workers=2, chunk=2))
