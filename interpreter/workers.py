@@ -1,8 +1,8 @@
 """A small process pool that knows which job each process holds.
 
 ``concurrent.futures.ProcessPoolExecutor`` breaks as a whole when one process dies and
-cannot say which job killed it; its processes also outlive a parent killed by SIGKILL
-(they wait on a queue whose write end they hold themselves).  This pool
+cannot say which job killed it; its processes (and the forkserver, and the resource
+tracker) also outlive a parent killed by SIGKILL, waiting for work.  This pool
 
 - runs one job at a time per process, so a process that dies is charged with its job,
   which is tried again on a new process (``tries`` times in all) before it is given up;
@@ -56,7 +56,10 @@ def _serve(jobs: Connection, alive: Connection) -> None:
             reply: tuple[str, Any] = ("ok", function(*args))
         except BaseException as error:  # every error goes back to the caller
             reply = ("error", (_portable(error), traceback.format_exc()))
-        jobs.send(reply)
+        try:
+            jobs.send(reply)
+        except OSError:  # the parent is gone
+            return
 
 
 def _portable(error: BaseException) -> BaseException:
