@@ -1045,7 +1045,6 @@ def simulate(
     chunk: int | None = None,
     on_chunk: Callable[[list[dict[str, Any]]], None] | None = None,
     resume: bool = False,
-    metadata: dict[str, str] | None = None,
 ) -> pd.DataFrame:
     """Play ``games`` independent hands of ``ruleset`` (an id, a path or a loaded Ruleset) and
     return one row per hand.
@@ -1071,8 +1070,7 @@ def simulate(
         if on_chunk is not None:
             on_chunk(rows)
 
-    run_to(spec, games, players, keep, workers, scheduler, out, progress, chunk,
-           resume=resume, metadata=metadata)  # fmt: skip
+    run_to(spec, games, players, keep, workers, scheduler, out, progress, chunk, resume=resume)
     frames.sort(key=lambda chunk_rows: chunk_rows[0]["index"])  # resumed: kept rows came first
     rows = [r for chunk_rows in frames for r in chunk_rows]
     return pd.DataFrame(rows, columns=arrow_schema(players).names if not rows else None)
@@ -1090,7 +1088,6 @@ def run_to(
     chunk: int | None = None,
     *,
     resume: bool = False,
-    metadata: dict[str, str] | None = None,
 ) -> int:
     """Run the simulation, passing each chunk of rows to ``sink`` and to the ``out`` file
     (see :class:`Writer`); return the number of hands passed.  With ``resume``, the rows a
@@ -1108,7 +1105,7 @@ def run_to(
     done = 0
     failure: OSError | None = None
     with _Signals() as signals:
-        writer = Writer(out, players, metadata, spec=spec, resume=resume) if out else None
+        writer = Writer(out, players, spec=spec, resume=resume) if out else None
         complete = False
         try:
             kept = writer.ranges if writer is not None else []
