@@ -9,6 +9,7 @@ success, 1 on invalid input (a message on stderr), never a traceback.  Heavy mod
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn
@@ -271,7 +272,7 @@ def replay(log: str, unicode: bool, quiet: bool) -> None:
     "--workers",
     type=click.IntRange(1),
     default=None,
-    help="Worker processes [default: all cores].",
+    help="Worker processes [default: all cores; at most 4 per core].",
 )
 @click.option(
     "--out",
@@ -286,6 +287,12 @@ def replay(log: str, unicode: bool, quiet: bool) -> None:
     help="Run on a Dask distributed cluster (e.g. tcp://host:8786) instead of local processes.",
 )
 @click.option("--chunk", type=click.IntRange(1), default=None, help="Hands per task.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue a stopped run: keep the hands in --out (or its .partial folder), "
+    "play the others.",
+)
 @click.option("--top", default=10, show_default=True, help="Hand types listed in the summary.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def simulate(
@@ -299,6 +306,7 @@ def simulate(
     out: str | None,
     scheduler: str | None,
     chunk: int | None,
+    resume: bool,
     top: int,
     as_json: bool,
 ) -> None:
@@ -311,8 +319,14 @@ def simulate(
     Hand i is dealt and played from a seed derived from --seed and i alone, so results are
     the same for any --workers or --scheduler, and two rulesets of the same tiles run with
     the same --seed play the same walls (paired comparison).  Dealers rotate: hand i is
-    dealt by seat i mod players.  A progress bar (rate, ETA) goes to stderr; Ctrl-C stops,
-    keeps the hands finished so far (a valid file) and exits with 130.
+    dealt by seat i mod players.  A progress bar (rate, ETA) goes to stderr.
+
+    Ctrl-C (or SIGTERM, SIGHUP) stops, keeps the hands finished so far in a valid file and
+    exits with 128 + the signal (130 for Ctrl-C).  Until a run ends, its finished chunks are
+    files in the folder OUT.partial; a run killed outright leaves them there.  --resume
+    continues from what is on disk and ends with the rows an uninterrupted run gives.  A
+    worker process that dies has its hands played again on a new one; hands lost twice are
+    named, the others kept, and the exit code is 1.
 
     \b
     Examples:
@@ -334,14 +348,21 @@ def simulate(
     except (sim.SimulationError, ValueError) as error:
         fail(str(error))
     summary = Summary.of(loaded, spec.agents, seed, preset)
+    if resume and out is None:
+        fail("--resume needs the --out file of the run to continue")
     try:
-        sim.run_to(spec, games, players, summary.add, workers, scheduler, out, True, chunk)
-    except KeyboardInterrupt:
+        sim.run_to(
+            spec, games, players, summary.add, workers, scheduler, out, True, chunk, resume=resume
+        )
+    except KeyboardInterrupt as stop:
         kept = f"; {summary.hands:,} hands kept in {out}" if out else ""
         click.echo(
             f"mjrules: interrupted after {summary.hands:,} of {games:,} hands{kept}", err=True
         )
-        sys.exit(130)
+        sys.exit(128 + getattr(stop, "signum", signal.SIGINT))
+    except sim.LostHands as error:
+        kept = f"; the other {summary.hands:,} hands are kept in {out}" if out else ""
+        fail(f"{error}{kept}")
     except sim.SimulationError as error:
         fail(str(error))
     except OSError as error:

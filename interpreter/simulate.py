@@ -31,6 +31,7 @@ Example::
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import csv
 import hashlib
@@ -38,11 +39,13 @@ import io
 import json
 import math
 import os
+import re
+import shutil
 import signal
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass
 from functools import lru_cache
-from itertools import compress
+from itertools import compress, islice
 from operator import itemgetter
 from random import Random
 from typing import TYPE_CHECKING, Any
@@ -352,36 +355,106 @@ def play_chunk(spec: Spec, start: int, stop: int) -> list[dict[str, Any]]:
 
 # --- running: here, in a process pool, or on a Dask cluster -----------------------------------
 
-
-@contextlib.contextmanager
-def _interrupts_deferred() -> Iterator[None]:
-    """Hold Ctrl-C until the block is done (in the main thread; elsewhere do nothing)."""
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[Any] = []
-    previous = signal.signal(signal.SIGINT, lambda *args: caught.append(args))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if caught:
-        raise KeyboardInterrupt
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
 
-def _ignore_sigint() -> None:
-    """Pool workers leave Ctrl-C to the main process, which stops them cleanly."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+class Stopped(KeyboardInterrupt):
+    """A run stopped by Ctrl-C, SIGTERM or SIGHUP (``signum``); the finished rows are kept."""
+
+    def __init__(self, signum: int = signal.SIGINT) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
-def chunks(games: int, size: int) -> list[tuple[int, int]]:
-    return [(a, min(a + size, games)) for a in range(0, games, size)]
+class LostHands(SimulationError):
+    """Hands whose worker process died on every try; every other hand was played."""
+
+    def __init__(self, ranges: list[tuple[int, int]]) -> None:
+        self.ranges = ranges
+        where = ", ".join(f"{a}-{b - 1}" if b - a > 1 else str(a) for a, b in ranges)
+        count = sum(b - a for a, b in ranges)
+        super().__init__(
+            f"{count:,} hands not played (index {where}): the worker process playing them "
+            "died, and again on a new one"
+        )
+
+
+class _Signals:
+    """While a run lasts, SIGINT, SIGTERM and SIGHUP raise :class:`Stopped` in the main thread,
+    though not inside ``held()`` (a chunk is written and counted whole).  A signal that was
+    ignored when the run began (``nohup``) stays ignored."""
+
+    def __init__(self) -> None:
+        self._previous: dict[int, Any] = {}
+        self._held = False
+        self._caught: int | None = None
+
+    def __enter__(self) -> _Signals:
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            for signum in STOP_SIGNALS:
+                if signal.getsignal(signum) is not signal.SIG_IGN:
+                    self._previous[signum] = signal.signal(signum, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self._held:
+            self._caught = self._caught or signum
+        else:
+            raise Stopped(signum)
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        self._held = True
+        try:
+            yield
+        finally:
+            self._held = False
+        if self._caught is not None:
+            raise Stopped(self._caught)
+
+
+def chunks(stop: int, size: int, start: int = 0) -> list[tuple[int, int]]:
+    return [(a, min(a + size, stop)) for a in range(start, stop, size)]
 
 
 def default_chunk(games: int, workers: int) -> int:
     return max(1, min(50, math.ceil(games / max(1, workers * 8))))
+
+
+def missing(games: int, done: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The ranges of hands ``0..games-1`` not in the ranges ``done``."""
+    gaps, at = [], 0
+    for a, b in sorted(done):
+        if a > at:
+            gaps.append((at, min(a, games)))
+        at = max(at, b)
+    gaps.append((at, games))
+    return [(a, b) for a, b in gaps if a < b]
+
+
+def check_run(games: int, workers: int | None, scheduler: str | Any | None) -> int:
+    """Check the counts of a run; return the number of local workers to use."""
+    if games < 0:
+        raise SimulationError(f"--games must be at least 0, not {games}")
+    cores = os.cpu_count() or 1
+    if workers is None:
+        return cores
+    if workers < 1:
+        raise SimulationError(f"--workers must be at least 1, not {workers}")
+    if scheduler is None and workers > 4 * cores:
+        raise SimulationError(
+            f"--workers {workers} is more than this machine can run: it has {cores} cores, "
+            f"give at most {4 * cores} (4 per core)"
+        )
+    return workers
 
 
 def iter_chunks(
@@ -390,107 +463,125 @@ def iter_chunks(
     workers: int | None = None,
     scheduler: str | Any | None = None,
     chunk: int | None = None,
+    *,
+    done: Sequence[tuple[int, int]] = (),
 ) -> Iterator[list[dict[str, Any]]]:
     """The records in chunks, in index order.  ``workers`` processes (all cores by default;
     1 plays here), or the Dask scheduler at ``scheduler`` (an address or a Client).
+    ``done``: ranges of hands already played (a run being resumed), left out.
 
-    At most a few chunks per worker are in flight, so memory does not grow with ``games``.
-    Closing the generator (or an exception such as KeyboardInterrupt in it) cancels what
-    has not started.
+    The input is checked and the scheduler reached at once, before the first chunk.  At most
+    a few chunks per worker are in flight, so memory does not grow with ``games``.  Closing
+    the generator (or an exception such as KeyboardInterrupt in it) cancels what has not
+    finished.  Hands whose worker process died twice are left out and reported, once every
+    other chunk is out, by :class:`LostHands`.
     """
-    if games < 0:
-        raise SimulationError(f"--games must be at least 0, not {games}")
-    workers = workers or os.cpu_count() or 1
-    if workers < 1:
-        raise SimulationError(f"--workers must be at least 1, not {workers}")
-    size = chunk or default_chunk(games, workers)
-    todo = chunks(games, size)
+    workers = check_run(games, workers, scheduler)
+    todo_ranges = missing(games, done)
+    size = chunk or default_chunk(sum(b - a for a, b in todo_ranges), workers)
+    todo = [c for a, b in todo_ranges for c in chunks(b, size, a)]
     if scheduler is not None:
-        yield from _dask_chunks(spec, todo, scheduler)
-    elif workers == 1:
-        for a, b in todo:
-            yield play_chunk(spec, a, b)
-    else:
-        yield from _pool_chunks(spec, todo, workers)
+        return _dask_chunks(spec, todo, *_dask_client(scheduler))
+    if workers == 1:
+        return (play_chunk(spec, a, b) for a, b in todo)
+    return _pool_chunks(spec, todo, workers)
 
 
 def _in_order(
     todo: list[tuple[int, int]],
     submit: Callable[[int, int], Any],
-    wait_one: Callable[[set[Any]], tuple[Any, list[dict[str, Any]]]],
+    wait_one: Callable[[], tuple[Any, Any]],
     window: int,
 ) -> Iterator[list[dict[str, Any]]]:
-    """Submit up to ``window`` chunks ahead; yield finished ones in index order."""
+    """Submit chunks up to ``window`` ahead of the next one due; yield them in index order.
+    Chunks that come back ``LOST`` are left out and raised together at the end."""
+    from interpreter.workers import LOST
+
     pending: dict[Any, int] = {}
-    done: dict[int, list[dict[str, Any]]] = {}
+    done: dict[int, Any] = {}
+    lost: list[tuple[int, int]] = []
     next_submit = next_yield = 0
     while next_yield < len(todo):
-        while next_submit < len(todo) and len(pending) < window:
+        while next_submit < len(todo) and next_submit - next_yield < window:
             pending[submit(*todo[next_submit])] = next_submit
             next_submit += 1
-        future, rows = wait_one(set(pending))
-        done[pending.pop(future)] = rows
+        key, rows = wait_one()
+        done[pending.pop(key)] = rows
         while next_yield in done:
-            yield done.pop(next_yield)
+            rows = done.pop(next_yield)
+            if rows is LOST:
+                a, b = todo[next_yield]
+                if lost and lost[-1][1] == a:
+                    lost[-1] = (lost[-1][0], b)
+                else:
+                    lost.append((a, b))
+            else:
+                yield rows
             next_yield += 1
+    if lost:
+        raise LostHands(lost)
 
 
 def _pool_chunks(
     spec: Spec, todo: list[tuple[int, int]], workers: int
 ) -> Iterator[list[dict[str, Any]]]:
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from interpreter.workers import Pool
 
-    context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_sigint)
-
-    def wait_one(futures: set[Any]) -> tuple[Any, list[dict[str, Any]]]:
-        finished, _ = wait(futures, return_when=FIRST_COMPLETED)
-        future = min(finished, key=id)
-        return future, future.result()
-
+    pool = Pool(max(1, min(workers, len(todo))), play_chunk)
     try:
-        yield from _in_order(
-            todo, lambda a, b: pool.submit(play_chunk, spec, a, b), wait_one, 3 * workers
-        )
+        yield from _in_order(todo, lambda a, b: pool.submit(spec, a, b), pool.wait_one, 3 * workers)
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.close()
+
+
+def _dask_client(scheduler: str | Any) -> tuple[Any, bool]:
+    """A client of the scheduler (and whether it is ours to close), or a SimulationError."""
+    try:
+        from distributed import Client
+    except ImportError:  # pragma: no cover - dask is a dependency
+        raise SimulationError("--scheduler needs dask[distributed] installed") from None
+    if isinstance(scheduler, Client):
+        return scheduler, False
+    try:
+        return Client(scheduler, timeout="5s"), True
+    except (OSError, TimeoutError) as error:
+        raise SimulationError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    except Exception as error:  # whatever answers there, it is not Dask
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise SimulationError(
+            f"no Dask scheduler at {scheduler}: what answers there does not speak Dask's "
+            f"protocol ({reason[:200]})"
+        ) from None
 
 
 def _dask_chunks(
-    spec: Spec, todo: list[tuple[int, int]], scheduler: str | Any
+    spec: Spec, todo: list[tuple[int, int]], client: Any, own: bool
 ) -> Iterator[list[dict[str, Any]]]:
-    try:
-        from distributed import Client, wait
-    except ImportError:  # pragma: no cover - dask is a dependency
-        raise SimulationError("--scheduler needs dask[distributed] installed") from None
-    own = not isinstance(scheduler, Client)
-    try:
-        client = Client(scheduler, timeout="5s") if own else scheduler
-    except (OSError, TimeoutError, ValueError) as error:
-        raise SimulationError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    from distributed import KilledWorker, wait
+
+    from interpreter.workers import LOST
+
     workers = max(1, sum(client.nthreads().values()))
+    futures: dict[str, Any] = {}
 
     def submit(a: int, b: int) -> Any:
-        return client.submit(play_chunk, spec, a, b, pure=False)
+        future = client.submit(play_chunk, spec, a, b, pure=False)
+        futures[future.key] = future
+        return future.key
 
-    def wait_one(futures: set[Any]) -> tuple[Any, list[dict[str, Any]]]:
-        finished = wait(list(futures), return_when="FIRST_COMPLETED").done
-        future = min(finished, key=lambda f: f.key)
-        return future, future.result()
-
-    futures: list[Any] = []
-
-    def tracked(a: int, b: int) -> Any:
-        f = submit(a, b)
-        futures.append(f)
-        return f
+    def wait_one() -> tuple[Any, Any]:
+        finished = wait(list(futures.values()), return_when="FIRST_COMPLETED").done
+        future = futures.pop(min(finished, key=lambda f: f.key).key)
+        try:
+            return future.key, future.result()
+        except KilledWorker:  # Dask has retried it on other workers already
+            return future.key, LOST
 
     try:
-        yield from _in_order(todo, tracked, wait_one, 3 * workers)
+        yield from _in_order(todo, submit, wait_one, 3 * workers)
     finally:
         with contextlib.suppress(Exception):
-            client.cancel([f for f in futures if not f.done()])
+            client.cancel(list(futures.values()))
         if own:
             client.close()
 
@@ -507,62 +598,266 @@ def output_format(path: str | os.PathLike[str]) -> str:
     return FORMATS[ext]
 
 
+class OutputError(SimulationError):
+    """The output file could not be written; the message says where the finished rows are."""
+
+
+PART = re.compile(r"rows-(\d{10})-(\d{10})\.[a-z]+")
+RUN_FILE = "_run.json"
+ROW_GROUP = 10_000
+
+
+def partial_path(path: str | os.PathLike[str]) -> str:
+    """The folder of a run's finished chunks until it ends: ``OUT.partial``."""
+    return f"{path}.partial"
+
+
 class Writer:
-    """Appends chunks of records to a Parquet, CSV or JSON Lines file; ``close`` leaves a valid
-    file (Parquet's footer written) whatever was appended.  Writes to ``path`` directly.
-    ``metadata`` is stored as the Parquet file's key-value metadata."""
+    """Writes a run's rows to a Parquet, CSV or JSON Lines file so that however the run ends,
+    what it finished stays readable.
+
+    Each chunk becomes a file of its own, ``rows-A-B.EXT`` (hands A to B-1) in the folder
+    ``OUT.partial``, written under a hidden name and renamed when complete: a process killed
+    outright loses at most the chunk being written and never leaves a cut row.  ``close``
+    joins the parts into ``OUT`` (through a hidden file renamed into place) and removes the
+    folder; if it cannot (a full disk), the folder stays, each part a valid file.  A Parquet
+    folder reads as a dataset (``pandas.read_parquet(folder)``).
+
+    With ``resume``, the rows already on disk (the folder, else ``OUT``) are checked to be
+    this run's (``spec``) and kept: ``ranges`` lists the hands they hold, ``read_back`` gives
+    them.  ``metadata`` is stored as Parquet key-value metadata.
+    """
 
     def __init__(
-        self, path: str | os.PathLike[str], players: int, metadata: dict[str, str] | None = None
+        self,
+        path: str | os.PathLike[str],
+        players: int,
+        metadata: dict[str, str] | None = None,
+        *,
+        spec: Spec | None = None,
+        resume: bool = False,
     ) -> None:
         self.path = str(path)
         self.format = output_format(path)
+        self.folder = partial_path(self.path)
         self.players = players
-        self.rows = 0
-        self._parquet: Any = None
-        self._schema: Any = None
-        self._csv: Any = None
-        self._handle: io.TextIOBase | None = None
-        if self.format == "parquet":
-            import pyarrow.parquet as pq
+        self.metadata = dict(metadata or {})
+        self.run = json.loads(json.dumps(asdict(spec))) if spec is not None else None
+        self.ranges: list[tuple[int, int]] = []
+        if not os.path.isdir(os.path.dirname(os.path.abspath(self.path))):
+            raise SimulationError(f"cannot write {self.path}: its folder does not exist")
+        if os.path.isdir(self.folder):
+            if not resume:
+                raise SimulationError(
+                    f"{self.folder} holds the rows of a stopped run: resume it (--resume) "
+                    "or remove it"
+                )
+            self._check_folder()
+        elif resume and os.path.isfile(self.path):
+            self._import(spec)
 
-            self._schema = arrow_schema(players).with_metadata(metadata or {})
-            self._parquet = pq.ParquetWriter(self.path, self._schema, compression="zstd")
-        else:
-            self._handle = open(self.path, "w", encoding="utf-8", newline="")  # noqa: SIM115
+    @property
+    def rows(self) -> int:
+        return sum(b - a for a, b in self.ranges)
+
+    def _part(self, a: int, b: int) -> str:
+        return os.path.join(self.folder, f"rows-{a:010d}-{b:010d}{os.path.splitext(self.path)[1]}")
+
+    def _check_folder(self) -> None:
+        try:
+            with open(os.path.join(self.folder, RUN_FILE), encoding="utf-8") as handle:
+                run = json.load(handle)
+        except FileNotFoundError:
+            run = None  # stopped before its first chunk
+        except (OSError, ValueError) as error:
+            raise SimulationError(f"cannot resume from {self.folder}: {error}") from None
+        if run is not None and run != {"format": self.format, "spec": self.run}:
+            raise SimulationError(
+                f"cannot resume from {self.folder}: it holds a run of {_describe(run)}, "
+                f"not of {_describe({'format': self.format, 'spec': self.run})}"
+            )
+        for name in sorted(os.listdir(self.folder)):
+            if (match := PART.fullmatch(name)) is not None:
+                a, b = int(match[1]), int(match[2])
+                if self.ranges and a < self.ranges[-1][1]:
+                    raise SimulationError(f"cannot resume from {self.folder}: {name} overlaps")
+                self.ranges.append((a, b))
+        if self.ranges and run is None:
+            raise SimulationError(f"cannot resume from {self.folder}: no {RUN_FILE} in it")
+
+    def _import(self, spec: Spec | None) -> None:
+        """Split a results file into parts at each gap in its hands, checking it is this run's."""
+        assert spec is not None, "resuming needs the spec of the run"
+        ruleset = _prepared(spec.ruleset, spec.settings, spec.preset)[0].id
+        last, run = -1, []
+        try:
+            for batch in _read_rows(self.path, self.format):
+                for row in batch:
+                    index = row["index"]
+                    if (
+                        not isinstance(index, int) or index <= last
+                        or row["seed"] != hand_seed(spec.seed, index) or row["ruleset"] != ruleset
+                    ):  # fmt: skip
+                        raise SimulationError(
+                            f"cannot resume from {self.path}: its row of hand {index} is not "
+                            f"from a run of {ruleset} with seed {spec.seed}, in index order"
+                        )
+                    if run and (index != last + 1 or len(run) >= ROW_GROUP):
+                        self.write(run)
+                        run = []
+                    run.append(row)
+                    last = index
+        except SimulationError:
+            raise
+        except (ValueError, KeyError, TypeError) as error:
+            raise SimulationError(
+                f"cannot resume from {self.path}: not a {self.format} file of results ({error})"
+            ) from None
+        if run:
+            self.write(run)
+
+    def read_back(self) -> Iterator[list[dict[str, Any]]]:
+        """The rows already on disk when the writer was made (resume), part by part."""
+        for a, b in list(self.ranges):
+            yield from _read_rows(self._part(a, b), self.format)
 
     def write(self, rows: list[dict[str, Any]]) -> None:
+        """Write a chunk of rows (consecutive hands) as a part, whole or not at all."""
         if not rows:
             return
+        if not os.path.isfile(manifest := os.path.join(self.folder, RUN_FILE)):
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(self.folder)
+            _write_atomically(
+                manifest,
+                lambda tmp: _write_text(tmp, json.dumps({"format": self.format, "spec": self.run})),
+            )
+        a, b = rows[0]["index"], rows[-1]["index"] + 1
+        _write_atomically(self._part(a, b), lambda tmp: self._write_rows(tmp, rows))
+        bisect.insort(self.ranges, (a, b))
+
+    def _write_rows(self, path: str, rows: list[dict[str, Any]]) -> None:
         if self.format == "parquet":
             import pyarrow as pa
+            import pyarrow.parquet as pq
 
-            self._parquet.write_table(pa.Table.from_pylist(rows, schema=self._schema))
+            table = pa.Table.from_pylist(rows, schema=self._schema())
+            pq.write_table(table, path, compression="zstd")
         elif self.format == "csv":
-            assert self._handle is not None
-            if self._csv is None:
-                self._csv = csv.DictWriter(self._handle, fieldnames=list(rows[0]))
-                self._csv.writeheader()
+            text = io.StringIO(newline="")
+            writer = csv.DictWriter(text, fieldnames=list(rows[0]))
+            writer.writeheader()
             for row in rows:
-                self._csv.writerow(
+                writer.writerow(
                     {k: json.dumps(v, ensure_ascii=False) if k in LIST_COLUMNS else v
                      for k, v in row.items()}
                 )  # fmt: skip
+            _write_text(path, text.getvalue())
         else:
-            assert self._handle is not None
-            self._handle.write(
+            _write_text(
+                path,
                 "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n"
-                        for r in rows)
+                        for r in rows),
             )  # fmt: skip
-        self.rows += len(rows)
 
-    def close(self) -> None:
-        if self._parquet is not None:
-            self._parquet.close()
-            self._parquet = None
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
+    def _schema(self) -> Any:
+        schema = arrow_schema(self.players)
+        return schema.with_metadata(self.metadata) if self.metadata else schema
+
+    def close(self, complete: bool = True) -> None:
+        """Join the parts into the output file and remove the folder.  A run that ended early
+        (``complete=False``) before writing any row leaves no file.  If the parts cannot be
+        joined, the folder stays and :class:`OutputError` says so."""
+        if not self.ranges and not complete:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            return
+        inside = self.folder if os.path.isdir(self.folder) else None
+        try:
+            _write_atomically(self.path, self._join, sync=True, beside=inside)
+        except OSError as error:
+            raise OutputError(
+                f"cannot write {self.path}: {error.strerror or error}; the {self.rows:,} hands "
+                f"finished are kept in {self.folder}, one valid file per chunk: resume the "
+                "run (--resume) when the disk has room"
+            ) from None
+        if os.path.isdir(self.folder):
+            shutil.rmtree(self.folder)
+
+    def _join(self, target: str) -> None:
+        parts = [self._part(a, b) for a, b in self.ranges]
+        if self.format == "parquet":
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            with pq.ParquetWriter(target, self._schema(), compression="zstd") as out:
+                tables: list[Any] = []
+                for n, part in enumerate(parts, 1):
+                    tables.append(pq.ParquetFile(part).read())
+                    if n == len(parts) or sum(t.num_rows for t in tables) >= ROW_GROUP:
+                        out.write_table(pa.concat_tables(tables))
+                        tables = []
+            return
+        with open(target, "wb") as out:
+            for n, part in enumerate(parts):
+                with open(part, "rb") as source:
+                    if n and self.format == "csv":
+                        source.readline()  # the header, once
+                    shutil.copyfileobj(source, out)
+
+
+def _write_text(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        handle.write(text)
+
+
+def _write_atomically(
+    path: str, write: Callable[[str], None], sync: bool = False, beside: str | None = None
+) -> None:
+    """``write(tmp)`` to a hidden file in ``path``'s folder (or ``beside``, on the same disk),
+    then rename it ``path``: a reader (or a run resumed after a kill) sees the whole file or
+    none of it.  ``sync``: on the disk before the rename, against a power cut (6 ms or so:
+    once per run, not per chunk)."""
+    folder, name = os.path.split(path)
+    tmp = os.path.join(beside or folder, f".{name}.tmp")
+    try:
+        write(tmp)
+        if sync:
+            with open(tmp, "rb") as handle:
+                os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise
+
+
+def _describe(run: dict[str, Any]) -> str:
+    spec = run.get("spec") or {}
+    return (
+        f"{spec.get('ruleset')} seed {spec.get('seed')} agents "
+        f"{','.join(spec.get('agents') or ())} settings {spec.get('settings')} "
+        f"to .{run.get('format')}"
+    )
+
+
+def _read_rows(path: str, kind: str, batch: int = ROW_GROUP) -> Iterator[list[dict[str, Any]]]:
+    """The rows of a results file (or part) as records, ``batch`` at a time."""
+    if os.path.getsize(path) == 0:
+        return
+    if kind == "parquet":
+        import pyarrow.parquet as pq
+
+        for rows in pq.ParquetFile(path).iter_batches(batch_size=batch):
+            yield rows.to_pylist()
+    elif kind == "csv":
+        import pandas as pd
+
+        for frame in pd.read_csv(path, chunksize=batch, **_CSV_READ):
+            yield _csv_lists(frame).to_dict("records")
+    else:
+        with open(path, encoding="utf-8") as handle:
+            while lines := list(islice(handle, batch)):
+                yield [json.loads(line) for line in lines]
 
 
 def arrow_schema(players: int) -> Any:
@@ -603,12 +898,18 @@ def read_results(path: str | os.PathLike[str]) -> pd.DataFrame:
             df[column] = [_as_list(v) for v in df[column]]
         return df
     if kind == "csv":
-        text = [*(f"dealt_{s}" for s in range(8)), *(k for k in PROVENANCE if k != "master_seed")]
-        df = pd.read_csv(path, keep_default_na=False, dtype=dict.fromkeys(text, str))
-        for column in LIST_COLUMNS:
-            df[column] = [json.loads(v) for v in df[column]]
-        return df
+        return _csv_lists(pd.read_csv(path, **_CSV_READ))
     return pd.read_json(path, lines=True, dtype=False)
+
+
+_TEXT = [*(f"dealt_{s}" for s in range(8)), *(k for k in PROVENANCE if k != "master_seed")]
+_CSV_READ: dict[str, Any] = {"keep_default_na": False, "dtype": dict.fromkeys(_TEXT, str)}
+
+
+def _csv_lists(df: pd.DataFrame) -> pd.DataFrame:
+    for column in LIST_COLUMNS:
+        df[column] = [json.loads(v) for v in df[column]]
+    return df
 
 
 def _as_list(value: Any) -> Any:
@@ -654,6 +955,7 @@ def simulate(
     preset: str | None = None,
     chunk: int | None = None,
     on_chunk: Callable[[list[dict[str, Any]]], None] | None = None,
+    resume: bool = False,
 ) -> pd.DataFrame:
     """Play ``games`` independent hands of ``ruleset`` (an id, a path or a loaded Ruleset) and
     return one row per hand.
@@ -661,8 +963,10 @@ def simulate(
     ``agents``: one name for every seat or one per seat (``"simple"``, ``"random,simple,..."``
     or a list).  ``workers``: processes (default all cores); ``scheduler``: a Dask scheduler
     address or ``distributed.Client`` instead.  ``out``: also stream the rows to a
-    ``.parquet``, ``.csv`` or ``.jsonl`` file.  On KeyboardInterrupt the rows finished so far
-    are written, the file is closed valid, and the interrupt is raised again.
+    ``.parquet``, ``.csv`` or ``.jsonl`` file (see :class:`Writer`); ``resume``: keep the
+    rows a stopped run left there and play only the others.  On KeyboardInterrupt (and
+    SIGTERM, SIGHUP: :class:`Stopped`) the rows finished so far are written, the file is
+    closed valid, and the interrupt is raised again.
     """
     import pandas as pd
 
@@ -677,7 +981,8 @@ def simulate(
         if on_chunk is not None:
             on_chunk(rows)
 
-    run_to(spec, games, players, keep, workers, scheduler, out, progress, chunk)
+    run_to(spec, games, players, keep, workers, scheduler, out, progress, chunk, resume=resume)
+    frames.sort(key=lambda chunk_rows: chunk_rows[0]["index"])  # resumed: kept rows came first
     rows = [r for chunk_rows in frames for r in chunk_rows]
     return pd.DataFrame(rows, columns=arrow_schema(players).names if not rows else None)
 
@@ -692,30 +997,61 @@ def run_to(
     out: str | os.PathLike[str] | None = None,
     progress: bool = True,
     chunk: int | None = None,
+    *,
+    resume: bool = False,
 ) -> int:
-    """Run the simulation, passing each chunk of rows (in index order) to ``sink`` and to the
-    ``out`` file; return the number of hands done.  The file is closed valid on any exit."""
-    writer = Writer(out, players, spec_provenance(spec)) if out is not None else None
-    bar = None
-    if progress:
-        from tqdm import tqdm
+    """Run the simulation, passing each chunk of rows to ``sink`` and to the ``out`` file
+    (see :class:`Writer`); return the number of hands passed.  With ``resume``, the rows a
+    stopped run left in ``out`` are passed first, and only the other hands are played.
 
-        bar = tqdm(total=games, unit="hand", smoothing=0.05, dynamic_ncols=True, disable=None)
+    However the run ends, the file is closed valid first: SIGINT, SIGTERM and SIGHUP raise
+    :class:`Stopped` once the chunk in hand is written; hands whose worker died twice raise
+    :class:`LostHands` after all the others; a failure to write raises :class:`OutputError`.
+    """
+    from tqdm import tqdm
+
+    check_run(games, workers, scheduler)
+    if resume and out is None:
+        raise SimulationError("resuming a run needs its output file")
     done = 0
-    stream = iter_chunks(spec, games, workers, scheduler, chunk)
-    try:
-        for rows in stream:
-            with _interrupts_deferred():  # a chunk is written and counted whole, or not at all
-                if writer is not None:
-                    writer.write(rows)
+    failure: OSError | None = None
+    with _Signals() as signals:
+        writer = (
+            Writer(out, players, spec_provenance(spec), spec=spec, resume=resume) if out else None
+        )
+        complete = False
+        try:
+            kept = writer.ranges if writer is not None else []
+            if kept and kept[-1][1] > games:
+                raise SimulationError(f"{out} holds more than {games:,} hands")
+            for rows in writer.read_back() if writer is not None else ():
                 sink(rows)
                 done += len(rows)
-            if bar is not None:
-                bar.update(len(rows))
-    finally:
-        stream.close()
-        if writer is not None:
-            writer.close()
-        if bar is not None:
-            bar.close()
+            stream = iter_chunks(spec, games, workers, scheduler, chunk, done=kept)
+            bar = tqdm(total=games, initial=done, unit="hand", smoothing=0.05,
+                       dynamic_ncols=True, disable=None if progress else True)  # fmt: skip
+            try:
+                for rows in stream:
+                    with signals.held():  # a chunk is written and counted whole, or not at all
+                        if writer is not None:
+                            try:
+                                writer.write(rows)
+                            except OSError as error:
+                                failure = error
+                                break
+                        sink(rows)
+                        done += len(rows)
+                    bar.update(len(rows))
+                else:
+                    complete = True
+            finally:
+                stream.close()
+                bar.close()
+        finally:
+            if writer is not None:
+                with signals.held():
+                    writer.close(complete)
+    if failure is not None:
+        kept = f"the {done:,} hands finished are kept in {out}" if done else "no hand was kept"
+        raise OutputError(f"cannot write {out}: {failure.strerror or failure}; {kept}")
     return done

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from random import Random
 
 import pytest
 
 from dsl.ruleset import available_ids, default_root, load
-from interpreter.agents import make_agent
 from interpreter.engine import Action, Game, IllegalAction, play, replay
 from interpreter.engine.events import read_log, to_jsonl
 from interpreter.engine.rules import Rules
+from interpreter.simulate import new_agent
 
 TOY = str(Path(__file__).with_name("toy.yaml"))
 MAX_DECISIONS = 5000
@@ -35,13 +36,15 @@ def ruleset(request):
     return load(request.param)
 
 
-def checked_game(ruleset, seed: int, agent: str) -> Game:
-    """Play one hand, checking the invariants at every step."""
+def checked_game(ruleset, seed: int, agent: str | Sequence[str]) -> Game:
+    """Play one hand, checking the invariants at every step.  ``agent``: one name for every
+    seat or one per seat, each made as simulations make it (given the ruleset if it takes it)."""
     rules = Rules(ruleset)
     every_tile = Counter(rules.all_tiles)
     rng = Random(seed)
     game = Game(ruleset, seed, rng.randrange(rules.players), rules=rules)
-    agents = [make_agent(agent, seed * 16 + i) for i in range(rules.players)]
+    names = [agent] * rules.players if isinstance(agent, str) else list(agent)
+    agents = [new_agent(name, seed * 16 + i, ruleset) for i, name in enumerate(names)]
     decisions = 0
     while (seat := game.to_move()) is not None:
         assert game.census() == every_tile, "a tile is lost or doubled"
