@@ -121,7 +121,8 @@ def settle(
         ref = ruleset_ref or read.ruleset
         if ref is None:
             fail(f"{scenario}: no ruleset: give ruleset: in the file or --ruleset")
-        rules = _load_ruleset(ref, [*read.settings(), *settings], preset)
+        named_in = "" if ruleset_ref else f"{scenario}: ruleset"
+        rules = _load_ruleset(ref, [*read.settings(), *settings], preset, named_in)
         result = settle_hand(rules, read)
     except RulesetError as error:
         fail(error.format())
@@ -135,15 +136,26 @@ def settle(
     click.echo(result.to_text(rules.id, rules.option_values))
 
 
-def _load_ruleset(ref: str, settings: Sequence[str], preset: str | None) -> Ruleset:
-    """A ruleset by id or path, or exit 1 with every problem found."""
+def _load_ruleset(
+    ref: str, settings: Sequence[str], preset: str | None, named_in: str = ""
+) -> Ruleset:
+    """A ruleset to play or settle by id or path, or exit 1 with every problem found.
+
+    An abstract ruleset (``ruleset.abstract``) leaves rules to those that extend it;
+    ``named_in`` says where it was asked for (a scenario's ``ruleset:``)."""
     from dsl.problems import RulesetError
     from dsl.ruleset import load
 
     try:
-        return load(ref, settings=settings, preset=preset)
+        rules = load(ref, settings=settings, preset=preset)
     except RulesetError as error:
         fail(error.format())
+    if rules.get("ruleset.abstract"):
+        fail(
+            f"{named_in or rules.path}: {rules.id} is abstract (ruleset.abstract: true): a base "
+            "that other rulesets extend, with rules left out; name a ruleset that extends it"
+        )
+    return rules
 
 
 @cli.command()
