@@ -99,6 +99,12 @@ class Scenario:
         ]
 
 
+def meld_text(meld: HandMeld, tileset: TileSet = STANDARD) -> str:
+    """A meld as a scenario writes it: ``pung 999s``, ``concealed kong 1111m``."""
+    hidden = "concealed " if meld.kind == "kong" and meld.concealed else ""
+    return f"{hidden}{meld.kind} {tileset.format(meld.tiles)}"
+
+
 def read_scenario(path: str | os.PathLike[str], tileset: TileSet = STANDARD) -> Scenario:
     """Read and check a scenario file; raise ScenarioError listing every problem."""
     return _Reader(load_file(path), str(path), tileset).scenario()

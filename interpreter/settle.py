@@ -15,9 +15,9 @@ from typing import Any
 
 from dsl.problems import Location
 from dsl.ruleset import Ruleset
-from dsl.situation import Situation
+from dsl.situation import HandMeld, Situation
 from interpreter import prefilter, shapes
-from interpreter.scenario import Kong, Scenario, Unfinished, Win
+from interpreter.scenario import Kong, Scenario, Unfinished, Win, meld_text
 from interpreter.tiles import RANKS, STANDARD, Tile, TileSet
 
 KONG_KIND = {"direct": "exposed", "added": "added", "concealed": "concealed"}
@@ -43,6 +43,9 @@ class WinResult:
     hands: tuple[FoundHand, ...]
     total: int
     """The combined value (scoring.value) in the ruleset's unit."""
+    concealed: tuple[Tile, ...] = ()
+    """The winner's concealed tiles without the winning tile."""
+    melds: tuple[HandMeld, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -71,29 +74,6 @@ class Settlement:
             net[p.payee] += p.amount
         return net
 
-    def to_text(
-        self, ruleset_id: str, options: Mapping[str, Any], tileset: TileSet = STANDARD
-    ) -> str:
-        """The settlement as people read it."""
-        chosen = ", ".join(f"{k}={v}" for k, v in options.items())
-        lines = [f"ruleset   {ruleset_id}" + (f" ({chosen})" if chosen else "")]
-        for win in self.wins:
-            hands = ", ".join(f"{h.name} {h.value}" for h in win.hands)
-            lines.append(
-                f"win       seat {win.seat} on {tileset.name(win.win_tile)}: {hands}; "
-                f"total {win.total}"
-            )
-        if self.bird_hits:
-            hits = ", ".join(f"seat {seat} ×{n}" for seat, n in sorted(self.bird_hits.items()))
-            lines.append(f"birds     {hits}")
-        lines.append("payments")
-        for p in self.payments:
-            lines.append(f"  {p.payer} -> {p.payee} {p.amount:>6}   {'; '.join(p.reasons)}")
-        lines.append(
-            "net       " + "  ".join(f"seat {i}: {d:+d}" for i, d in enumerate(self.deltas))
-        )
-        return "\n".join(lines)
-
     def to_json(self, tileset: TileSet = STANDARD) -> dict[str, Any]:
         return {
             "wins": [
@@ -105,6 +85,8 @@ class Settlement:
                         for h in w.hands
                     ],
                     "total": w.total,
+                    "hand": tileset.format(sorted((*w.concealed, w.win_tile))),
+                    "melds": [meld_text(m, tileset) for m in w.melds],
                 }
                 for w in self.wins
             ],
@@ -222,7 +204,7 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
     scored = replace(situations[0], hand_classes=classes, hands=values)
     total = int(ruleset.scoring["value"](scored))
     hands = tuple(FoundHand(h, kept[h][0], kept[h][1], values[h]) for h in kept)
-    return WinResult(win.seat, win.win_tiles[0], hands, total)
+    return WinResult(win.seat, win.win_tiles[0], hands, total, win.concealed, win.melds)
 
 
 def refusal(
