@@ -194,6 +194,11 @@ def test_inconsistent_scenario_exits_1_naming_file_and_field(tmp_path):
     assert result.returncode == 1
     assert f"{path}:8:10: error: in_game leaves out seat 1" in result.stderr
     assert "Traceback" not in result.stderr
+    path.write_text(THREE_SUITS)
+    result = run("settle", str(path))
+    assert result.returncode == 1
+    assert f"{path}:4:5: the hand of seat 1 does not win under sichuan/blog5" in result.stderr
+    assert "restrictions.void_suit" in result.stderr and "Traceback" not in result.stderr
 
 
 # ---- properties over every shipped ruleset ----------------------------------------------------
