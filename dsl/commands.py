@@ -151,8 +151,8 @@ def explain(
 
     \b
     Examples:
-      mjrules explain changsha/qq2014 --set birds=4
-      mjrules explain my-house.yaml --diff changsha/qq2014
+      mjrules explain REGION/VERSION --set birds=4
+      mjrules explain my-house.yaml --diff REGION/VERSION
     """
     from dsl.explain import explain as render
     from dsl.explain import explain_diff
