@@ -142,7 +142,8 @@ def schema(markdown: bool, output: str | None) -> None:
     "parent",
     default=None,
     metavar="PARENT",
-    help="Show only what the ruleset changes compared with PARENT (an id or path).",
+    help="Show only what the ruleset changes compared with PARENT (an id or path); with "
+    "--json, as a list of changes.",
 )
 def explain(
     ruleset: str, settings: tuple[str, ...], preset: str | None, as_json: bool, parent: str | None
@@ -154,8 +155,8 @@ def explain(
       mjrules explain REGION/VERSION --set birds=4
       mjrules explain my-house.yaml --diff REGION/VERSION
     """
+    from dsl.explain import diff_json, explain_diff
     from dsl.explain import explain as render
-    from dsl.explain import explain_diff
 
     try:
         loaded = load(ruleset, settings=settings, preset=preset)
@@ -163,10 +164,9 @@ def explain(
     except RulesetError as exc:
         _report(exc.problems)
         sys.exit(1)
-    if base is not None:
-        if as_json:
-            click.echo("explain: --diff prints text; drop --json", err=True)
-            sys.exit(1)
+    if base is not None and as_json:
+        click.echo(json.dumps(diff_json(loaded, base), ensure_ascii=False, indent=2))
+    elif base is not None:
         click.echo(explain_diff(loaded, base), nl=False)
     elif as_json:
         click.echo(json.dumps(_plain(loaded.data), ensure_ascii=False, indent=2))
