@@ -194,7 +194,12 @@ def diff_json(ruleset: Ruleset, parent: Ruleset) -> dict[str, Any]:
         "ruleset": ruleset.id,
         "parent": parent.id,
         "changes": [
-            {"change": c.kind, "path": list(c.path), "from": _json(c.old), "to": _json(c.new)}
+            {
+                "change": c.kind,
+                "path": list(c.path),
+                "from": _comparable(c.old),
+                "to": _comparable(c.new),
+            }
             for c in diff(ruleset, parent)
             if c.kind in ("added", "removed", "changed", "set")
         ],
@@ -314,27 +319,12 @@ def _is_default(field: Field, value: Any) -> bool:
 
 
 def _comparable(value: Any) -> Any:
-    """A value as plain data, expressions by their text, sources and notes left out."""
+    """A value as plain data (JSON's), expressions by their text with spacing evened out,
+    sources and notes left out."""
     if hasattr(value, "text") and not isinstance(value, str):
-        return ("expression", " ".join(str(value.text).split()))
+        return " ".join(str(value.text).split())
     if isinstance(value, Mapping):
-        return {k: _comparable(v) for k, v in value.items() if k not in _PROSE}
+        return {str(k): _comparable(v) for k, v in value.items() if k not in _PROSE}
     if isinstance(value, tuple | list):
-        return tuple(_comparable(v) for v in value)
-    return value
-
-
-def _json(value: Any) -> Any:
-    """A value for JSON: expressions as their text."""
-    plain = _comparable(value)
-    return _untuple(plain)
-
-
-def _untuple(value: Any) -> Any:
-    if isinstance(value, tuple) and value[:1] == ("expression",) and len(value) == 2:
-        return value[1]
-    if isinstance(value, tuple):
-        return [_untuple(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _untuple(v) for k, v in value.items()}
+        return [_comparable(v) for v in value]
     return value
