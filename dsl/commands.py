@@ -141,17 +141,39 @@ def schema(markdown: bool, output: str | None) -> None:
     is_flag=True,
     help="Print the resolved ruleset (options applied, expressions as text) as JSON.",
 )
-def explain(ruleset: str, settings: tuple[str, ...], preset: str | None, as_json: bool) -> None:
-    """Show a ruleset as readable rules text, with the source of each rule."""
+@click.option(
+    "--diff",
+    "parent",
+    default=None,
+    metavar="PARENT",
+    help="Show only what the ruleset changes compared with PARENT (an id or path); with "
+    "--json, as a list of changes.",
+)
+def explain(
+    ruleset: str, settings: tuple[str, ...], preset: str | None, as_json: bool, parent: str | None
+) -> None:
+    """Show a ruleset as readable rules text, with the source of each rule.
+
+    \b
+    Examples:
+      mjrules explain REGION/VERSION --set birds=4
+      mjrules explain my-house.yaml --diff REGION/VERSION
+    """
+    from dsl.explain import diff_json, explain_diff
     from dsl.explain import explain as render
     from dsl.ruleset import load
 
     try:
         loaded = load(ruleset, settings=settings, preset=preset)
+        base = None if parent is None else load(parent)
     except RulesetError as exc:
         _report(exc.problems)
         sys.exit(1)
-    if as_json:
+    if base is not None and as_json:
+        click.echo(json.dumps(diff_json(loaded, base), ensure_ascii=False, indent=2))
+    elif base is not None:
+        click.echo(explain_diff(loaded, base), nl=False)
+    elif as_json:
         click.echo(json.dumps(_plain(loaded.data), ensure_ascii=False, indent=2))
     else:
         click.echo(render(loaded), nl=False)

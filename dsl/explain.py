@@ -8,6 +8,7 @@ quoted as written; option-controlled values name their option; sources and notes
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from dsl.ruleset import Ruleset
@@ -140,3 +141,195 @@ def _value(value: Any) -> str:
 def _item(value: Any) -> str:
     """A list's item; a list within it (kinds of equal rank) in brackets."""
     return f"[{_value(value)}]" if isinstance(value, tuple | list) else _value(value)
+
+
+# --- What a house file changes ------------------------------------------------------------------
+
+_PROSE = ("source", "note")
+"""Fields that explain a rule without being one: a difference there changes nothing."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """One difference: ``kind`` is ``added``, ``removed``, ``changed``, ``set`` (a field of
+    an added entry) or a heading (``entry``: an entry whose fields follow, ``group``: a
+    nested field whose own fields follow)."""
+
+    kind: str
+    path: tuple[str, ...]
+    label: str
+    old: Any = None
+    new: Any = None
+    indent: str = ""
+    shown: str = ""
+    """How the text shows the new value, where not as ``old → new``."""
+
+
+def diff(ruleset: Ruleset, parent: Ruleset) -> list[Change]:
+    """What ``ruleset`` changes compared with ``parent``, in the order ``explain`` shows the
+    rules: options and presets, then section by section.  Sources and notes are left out."""
+    found = _option_changes(ruleset, parent)
+    for name, spec in STRUCTURE.fields.items():
+        if name not in _SKIP_TOP:
+            found += _changes(spec, parent.data.get(name), ruleset.data.get(name), (name,), "")
+    return found
+
+
+def explain_diff(ruleset: Ruleset, parent: Ruleset) -> str:
+    """``diff`` as text: a heading per section, ``+`` added, ``-`` removed, ``~`` changed
+    entries, and fields as ``old → new``."""
+    title = _text((ruleset.data.get("ruleset") or {}).get("title")) or ruleset.id
+    lines = [f"# {title}  ({ruleset.id}) compared with {parent.id}", ""]
+    section = ""
+    for change in diff(ruleset, parent):
+        if change.path[0] != section and {change.path[0], section} != {"options", "presets"}:
+            section = change.path[0]
+            spec = STRUCTURE.fields[section] if section not in _SKIP_TOP else None
+            heading = "Options 选项" if spec is None else f"{spec.zh} {section}".strip()
+            lines += ["", f"## {heading}", ""] if len(lines) > 2 else [f"## {heading}", ""]
+        lines.append(change.indent + _line(change))
+    if len(lines) == 2:
+        lines.append(f"No rule differs from {parent.id}.")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def diff_json(ruleset: Ruleset, parent: Ruleset) -> dict[str, Any]:
+    """``diff`` as plain data: every addition, removal and change with its path."""
+    return {
+        "ruleset": ruleset.id,
+        "parent": parent.id,
+        "changes": [
+            {
+                "change": c.kind,
+                "path": list(c.path),
+                "from": _comparable(c.old),
+                "to": _comparable(c.new),
+            }
+            for c in diff(ruleset, parent)
+            if c.kind in ("added", "removed", "changed", "set")
+        ],
+    }
+
+
+def _line(change: Change) -> str:
+    kind, label = change.kind, change.label
+    if kind == "removed":
+        return f"- {label} removed"
+    if kind == "added":
+        return f"+ {label} added" + (f": {change.shown}" if change.shown else "")
+    if change.shown:
+        return f"~ {label}: {change.shown}"
+    if kind == "entry":
+        return f"~ {label}"
+    if kind == "group":
+        return f"{label}:"
+    if kind == "set":
+        return f"{label}: {_value(change.new)}"
+    return f"{label}: {_value(change.old)} → {_value(change.new)}"
+
+
+def _option_changes(ruleset: Ruleset, parent: Ruleset) -> list[Change]:
+    found = []
+    for name in dict.fromkeys([*parent.options, *ruleset.options]):
+        old, new = parent.options.get(name), ruleset.options.get(name)
+        path = ("options", name)
+        if new is None:
+            found.append(Change("removed", path, name))
+        elif old is None:
+            shown = f"default {_value(new.default)}{_doc(new.doc)}"
+            found.append(Change("added", path, name, None, new.default, shown=shown))
+        else:
+            for what in ("default", "allowed", "value"):
+                before, after = getattr(old, what), getattr(new, what)
+                if what == "value" and (before, after) == (old.default, new.default):
+                    continue  # the value follows the default, already shown
+                if before != after:
+                    found.append(
+                        Change("changed", (*path, what), f"~ {name} {what}", before, after)
+                    )
+    for name in dict.fromkeys([*parent.presets, *ruleset.presets]):
+        was, now = parent.presets.get(name), ruleset.presets.get(name)
+        path, label = ("presets", name), f"preset {name}"
+        if now is None:
+            found.append(Change("removed", path, label))
+        elif was != now:
+            shown = ", ".join(f"{k}={_value(v)}" for k, v in now.items())
+            kind = "added" if was is None else "changed"
+            found.append(Change(kind, path, label, was and dict(was), dict(now), shown=shown))
+    return found
+
+
+def _changes(spec: Field, old: Any, new: Any, path: tuple[str, ...], indent: str) -> list[Change]:
+    """The differences between two values of one field."""
+    kind = spec.type
+    found: list[Change] = []
+    if isinstance(kind, Entries):
+        old, new = old or {}, new or {}
+        for name in dict.fromkeys([*old, *new]):
+            before, after = old.get(name), new.get(name)
+            entry = after or before
+            label = (
+                f"{_text(entry.get('name')) or name} `{name}`" if entry.get("name") else f"`{name}`"
+            )
+            here = (*path, name)
+            if after is None:
+                found.append(Change("removed", here, label, indent=indent))
+            elif before is None:
+                found.append(Change("added", here, label, indent=indent))
+                found += _fields_of(kind.entry, after, here, indent + "    ")
+            elif _comparable(before) != _comparable(after):
+                found.append(Change("entry", here, label, indent=indent))
+                found += _changes(Field(name, kind.entry, ""), before, after, here, indent + "    ")
+        return found
+    if isinstance(kind, Record):
+        old, new = old or {}, new or {}
+        for name, field in kind.fields.items():
+            before, after = old.get(name), new.get(name)
+            if name in (*_PROSE, "name") or _comparable(before) == _comparable(after):
+                continue
+            here = (*path, name)
+            if isinstance(field.type, Record | Entries):
+                found.append(Change("group", here, _label(field), indent=indent))
+                found += _changes(field, before, after, here, indent + "  ")
+            else:
+                found.append(Change("changed", here, _label(field), before, after, indent))
+        return found
+    if _comparable(old) != _comparable(new):
+        found.append(Change("changed", path, path[-1], old, new, indent))
+    return found
+
+
+def _fields_of(
+    record: Record, value: Mapping[str, Any], path: tuple[str, ...], indent: str
+) -> list[Change]:
+    """An added entry's rule fields, except those left at their default."""
+    found: list[Change] = []
+    for name, field in record.fields.items():
+        item = value.get(name)
+        if name in (*_PROSE, "name") or item in (None, (), {}) or _is_default(field, item):
+            continue
+        here = (*path, name)
+        if isinstance(field.type, Record | Entries):
+            found.append(Change("group", here, _label(field), indent=indent))
+            found += _changes(field, None, item, here, indent + "  ")
+        else:
+            found.append(Change("set", here, _label(field), None, item, indent))
+    return found
+
+
+def _is_default(field: Field, value: Any) -> bool:
+    """A literal left at its default (an expression, such as a value, is always shown)."""
+    literal = not (hasattr(value, "text") and not isinstance(value, str))
+    return literal and field.default is not None and value == field.default
+
+
+def _comparable(value: Any) -> Any:
+    """A value as plain data (JSON's), expressions by their text with spacing evened out,
+    sources and notes left out."""
+    if hasattr(value, "text") and not isinstance(value, str):
+        return " ".join(str(value.text).split())
+    if isinstance(value, Mapping):
+        return {str(k): _comparable(v) for k, v in value.items() if k not in _PROSE}
+    if isinstance(value, tuple | list):
+        return [_comparable(v) for v in value]
+    return value

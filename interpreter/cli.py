@@ -122,7 +122,8 @@ def settle(
         ref = ruleset_ref or read.ruleset
         if ref is None:
             fail(f"{scenario}: no ruleset: give ruleset: in the file or --ruleset")
-        rules = _load_ruleset(ref, [*read.settings(), *settings], preset)
+        named_in = "" if ruleset_ref else f"{scenario}: ruleset"
+        rules = _load_ruleset(ref, [*read.settings(), *settings], preset, named_in)
         result = settle_hand(rules, read)
     except RulesetError as error:
         fail(error.format())
@@ -133,18 +134,38 @@ def settle(
     if as_json:
         echo_json({"ruleset": rules.id, **result.to_json()})
         return
-    click.echo(result.to_text(rules.id, rules.option_values))
+    from interpreter.engine.narrate import chosen_options, settlement_text
+
+    options = chosen_options(rules.option_values, _defaults(rules))
+    discarders = {w.seat: w.discarder for w in read.wins}
+    click.echo(settlement_text(result, rules.id, options, read.dealers, discarders))
 
 
-def _load_ruleset(ref: str, settings: Sequence[str], preset: str | None) -> Ruleset:
-    """A ruleset by id or path, or exit 1 with every problem found."""
+def _defaults(rules: Ruleset) -> dict[str, object]:
+    """The ruleset's option defaults, so that narration shows only the options changed."""
+    return {name: option.default for name, option in rules.options.items()}
+
+
+def _load_ruleset(
+    ref: str, settings: Sequence[str], preset: str | None, named_in: str = ""
+) -> Ruleset:
+    """A ruleset to play or settle by id or path, or exit 1 with every problem found.
+
+    An abstract ruleset (``ruleset.abstract``) leaves rules to those that extend it;
+    ``named_in`` says where it was asked for (a scenario's ``ruleset:``)."""
     from dsl.problems import RulesetError
     from dsl.ruleset import load
 
     try:
-        return load(ref, settings=settings, preset=preset)
+        rules = load(ref, settings=settings, preset=preset)
     except RulesetError as error:
         fail(error.format())
+    if rules.get("ruleset.abstract"):
+        fail(
+            f"{named_in or rules.path}: {rules.id} is abstract (ruleset.abstract: true): a base "
+            "that other rulesets extend, with rules left out; name a ruleset that extends it"
+        )
+    return rules
 
 
 @cli.command()
@@ -194,7 +215,7 @@ def play(
     """
     from interpreter.agents import AGENTS
     from interpreter.engine import play as play_match
-    from interpreter.engine.narrate import narrate
+    from interpreter.engine.narrate import narrate, seat_name
 
     rules = _load_ruleset(ruleset, settings, preset)
     names = agents.split(",")
@@ -215,8 +236,10 @@ def play(
     if as_json:
         echo_json(result.to_json())
         return
-    click.echo(narrate(events, unicode=unicode))
-    click.echo("scores: " + "  ".join(f"seat {i}: {s:+d}" for i, s in enumerate(result.scores)))
+    click.echo(narrate(events, unicode=unicode, defaults=_defaults(rules)))
+    click.echo(
+        "scores: " + "  ".join(f"{seat_name(i)} {s:+d}" for i, s in enumerate(result.scores))
+    )
     click.echo("bots: " + (names[0] if len(names) == 1 else ", ".join(names)))
 
 
@@ -242,11 +265,23 @@ def replay(log: str, unicode: bool, quiet: bool) -> None:
     except (ReplayError, ValueError, KeyError, TypeError) as error:
         fail(f"{log}: does not replay: {error}")
     if not quiet:
-        click.echo(narrate(events, unicode=unicode))
+        click.echo(narrate(events, unicode=unicode, defaults=_logged_defaults(events)))
     click.echo(
         f"replayed {report.hands} hand(s), {report.decisions} decisions, {report.events} events: "
         "every decision legal, every event the same"
     )
+
+
+def _logged_defaults(events: Sequence[dict[str, object]]) -> dict[str, object] | None:
+    """The option defaults of the log's ruleset (None if it cannot be loaded: then every
+    logged option is shown)."""
+    from dsl.problems import RulesetError
+    from dsl.ruleset import load
+
+    try:
+        return _defaults(load(str(events[0]["ruleset"])))
+    except (RulesetError, OSError):
+        return None
 
 
 @cli.command()

@@ -99,6 +99,12 @@ class Scenario:
         ]
 
 
+def meld_text(meld: HandMeld, tileset: TileSet = STANDARD) -> str:
+    """A meld as a scenario writes it: ``pung 999s``, ``concealed kong 1111m``."""
+    hidden = "concealed " if meld.kind == "kong" and meld.concealed else ""
+    return f"{hidden}{meld.kind} {tileset.format(meld.tiles)}"
+
+
 def read_scenario(path: str | os.PathLike[str], tileset: TileSet = STANDARD) -> Scenario:
     """Read and check a scenario file; raise ScenarioError listing every problem."""
     return _Reader(load_file(path), str(path), tileset).scenario()
@@ -150,11 +156,12 @@ class _Reader:
         wins = self.wins(root.value.get("wins"), players, root, required=not unfinished)
         birds = self.tiles_list(root.value.get("birds"))
         dice = self.dice(root.value.get("bird_dice"))
-        kongs = self.kongs(root.value.get("kongs"), players)
         in_game_node = root.value.get("in_game")
         in_game = frozenset(range(players))
         if in_game_node is not None:
             in_game = frozenset(self.seat(n, players) for n in self.sequence(in_game_node))
+        kongs = self.kongs(root.value.get("kongs"), players, in_game)
+        self.consistent(wins, unfinished, in_game, in_game_node)
         self.copies(wins, birds, unfinished)
         if self.problems.has_errors:
             raise ScenarioError(self.problems.items)
@@ -366,7 +373,7 @@ class _Reader:
             found.append(Unfinished(seat, tuple(sorted(concealed)), tuple(melds), item.location))
         return found
 
-    def kongs(self, node: Node | None, players: int) -> list[Kong]:
+    def kongs(self, node: Node | None, players: int, in_game: frozenset[int]) -> list[Kong]:
         kongs = []
         for item in self.sequence(node):
             if item.kind != "map" or "seat" not in item.value or "kind" not in item.value:
@@ -387,8 +394,53 @@ class _Reader:
                 provider = self.seat(item.value["from"], players)
             elif kind_node.value == "direct":
                 self.error("a direct kong needs from: the seat that discarded the tile", item)
+            for role, who in (("seat", seat), ("from", provider)):
+                if who is not None and who not in in_game:
+                    self.error(
+                        f"kongs: {role} {who} is not in in_game: a player who has left makes "
+                        "no kong and discards no tile",
+                        item.value[role],
+                        expected="seats of in_game: " + ", ".join(map(str, sorted(in_game))),
+                    )
             kongs.append(Kong(seat, str(kind_node.value), provider))
         return kongs
+
+    def consistent(
+        self,
+        wins: list[Win],
+        unfinished: list[Unfinished],
+        in_game: frozenset[int],
+        in_game_node: Node | None,
+    ) -> None:
+        """Seats that contradict each other: a winner or a discarder left out of ``in_game``,
+        a seat both winning and unfinished, a seat unfinished twice or not in ``in_game``."""
+        winners = {w.seat for w in wins}
+        if in_game_node is not None:
+            for win in wins:
+                for role, who in (("winner", win.seat), ("discarder", win.discarder)):
+                    if who is not None and who not in in_game:
+                        self.error(
+                            f"in_game leaves out seat {who}, the {role} of a win",
+                            in_game_node,
+                            expected="every winner and discarder among the seats still playing",
+                        )
+        seen: set[int] = set()
+        for hand in unfinished:
+            where = hand.location
+            if hand.seat in winners:
+                self.problems.error(
+                    f"unfinished: seat {hand.seat} also wins (wins): a winner's hand is finished",
+                    where,
+                )
+            if hand.seat in seen:
+                self.problems.error(f"unfinished: seat {hand.seat} is given twice", where)
+            elif hand.seat not in in_game:
+                self.problems.error(
+                    f"unfinished: seat {hand.seat} is not in in_game",
+                    where,
+                    expected="the seats still playing when the wall ran out",
+                )
+            seen.add(hand.seat)
 
     def copies(
         self, wins: list[Win], birds: list[tuple[Tile, Node]], unfinished: list[Unfinished]

@@ -15,10 +15,10 @@ from typing import Any
 
 from dsl.problems import Location
 from dsl.ruleset import Ruleset
-from dsl.situation import Situation
+from dsl.situation import HandMeld, Situation
 from interpreter import prefilter, shapes
-from interpreter.scenario import Kong, Scenario, Unfinished, Win
-from interpreter.tiles import STANDARD, Tile, TileSet
+from interpreter.scenario import Kong, Scenario, Unfinished, Win, meld_text
+from interpreter.tiles import RANKS, STANDARD, Tile, TileSet
 
 KONG_KIND = {"direct": "exposed", "added": "added", "concealed": "concealed"}
 _NOWHERE = Location("<end of wall>", 1, 1)
@@ -43,6 +43,9 @@ class WinResult:
     hands: tuple[FoundHand, ...]
     total: int
     """The combined value (scoring.value) in the ruleset's unit."""
+    concealed: tuple[Tile, ...] = ()
+    """The winner's concealed tiles without the winning tile."""
+    melds: tuple[HandMeld, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -71,29 +74,6 @@ class Settlement:
             net[p.payee] += p.amount
         return net
 
-    def to_text(
-        self, ruleset_id: str, options: Mapping[str, Any], tileset: TileSet = STANDARD
-    ) -> str:
-        """The settlement as people read it."""
-        chosen = ", ".join(f"{k}={v}" for k, v in options.items())
-        lines = [f"ruleset   {ruleset_id}" + (f" ({chosen})" if chosen else "")]
-        for win in self.wins:
-            hands = ", ".join(f"{h.name} {h.value}" for h in win.hands)
-            lines.append(
-                f"win       seat {win.seat} on {tileset.name(win.win_tile)}: {hands}; "
-                f"total {win.total}"
-            )
-        if self.bird_hits:
-            hits = ", ".join(f"seat {seat} ×{n}" for seat, n in sorted(self.bird_hits.items()))
-            lines.append(f"birds     {hits}")
-        lines.append("payments")
-        for p in self.payments:
-            lines.append(f"  {p.payer} -> {p.payee} {p.amount:>6}   {'; '.join(p.reasons)}")
-        lines.append(
-            "net       " + "  ".join(f"seat {i}: {d:+d}" for i, d in enumerate(self.deltas))
-        )
-        return "\n".join(lines)
-
     def to_json(self, tileset: TileSet = STANDARD) -> dict[str, Any]:
         return {
             "wins": [
@@ -105,6 +85,8 @@ class Settlement:
                         for h in w.hands
                     ],
                     "total": w.total,
+                    "hand": tileset.format(sorted((*w.concealed, w.win_tile))),
+                    "melds": [meld_text(m, tileset) for m in w.melds],
                 }
                 for w in self.wins
             ],
@@ -131,6 +113,7 @@ def settle(ruleset: Ruleset, scenario: Scenario) -> Settlement:
             for tile in win.win_tiles
         ]
         result = hand_types(ruleset, situations, win)
+        _check_allowed(ruleset, situations[0], result, win)
         wins.append(result)
         payments.extend(_win_payments(ruleset, situations[0], result))
     kong_money = [p for kong in scenario.kongs for p in _kong_payments(ruleset, scenario, kong)]
@@ -221,7 +204,45 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
     scored = replace(situations[0], hand_classes=classes, hands=values)
     total = int(ruleset.scoring["value"](scored))
     hands = tuple(FoundHand(h, kept[h][0], kept[h][1], values[h]) for h in kept)
-    return WinResult(win.seat, win.win_tiles[0], hands, total)
+    return WinResult(win.seat, win.win_tiles[0], hands, total, win.concealed, win.melds)
+
+
+def refusal(
+    situation: Situation, void: int | None, void_suit: bool, suits: int, requires: Any
+) -> str | None:
+    """Why ``restrictions`` refuse a win that has a hand type (None: they allow it): it
+    holds its declared void suit (定缺), or every suit under ``void_suit`` (缺一门), or
+    ``requires`` (``win_requires``) is false.  Play and settlement ask it alike."""
+    if void_suit or void is not None:
+        held = {i for i, key in enumerate(situation.keys) if key}
+        held.update(m.tile // RANKS for m in situation.melds)
+        if void is not None and void in held:
+            return "it holds the suit declared void"
+        if void_suit and len(held) >= suits:
+            return "it holds every suit (restrictions.void_suit: a win lacks a suit)"
+    if requires is not None and not requires(situation):
+        return f"restrictions.win_requires is false ({requires.text})"
+    return None
+
+
+def _check_allowed(ruleset: Ruleset, situation: Situation, result: WinResult, win: Win) -> None:
+    """Refuse a win that the ruleset's restrictions or ``scoring.min_value`` forbid."""
+    restrictions = ruleset.get("restrictions") or {}
+    requires = restrictions.get("win_requires")
+    why = refusal(
+        situation,
+        None,
+        bool(restrictions.get("void_suit")),
+        len(ruleset.get("tiles.suits") or STANDARD.suits),
+        None if getattr(requires, "text", "true") == "true" else requires,
+    )
+    least = int(ruleset.get("scoring.min_value") or 0)
+    if why is None and result.total < least:
+        why = f"its value {result.total} is below scoring.min_value {least}"
+    if why is not None:
+        raise SettlementError(
+            f"{win.location}: the hand of seat {win.seat} does not win under {ruleset.id}: {why}"
+        )
 
 
 _MEMOS: dict[tuple[int, str], tuple[Ruleset, dict[Any, Any]]] = {}

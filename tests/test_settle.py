@@ -71,6 +71,40 @@ wins:
         (GOOD + "birds: [5s, 5s, 5s]\n", ":7:13", "copy 5 of 5s"),
         (GOOD.replace("dealer: 0", "dealr: 0"), ":2:1", "did you mean 'dealer'"),
         (GOOD + "    context: [kongdraw]\n", ":7:15", "did you mean 'kong_draw'"),
+        # Seats that contradict each other (issue 10).
+        (GOOD + "in_game: [0, 2, 3]\n", ":7:10", "in_game leaves out seat 1, the winner"),
+        (
+            GOOD + "    from: 3\nin_game: [0, 1, 2]\n",
+            ":8:10",
+            "in_game leaves out seat 3, the discarder",
+        ),
+        (
+            GOOD + 'unfinished:\n  - {seat: 1, hand: "123m 456m 789m 234p 5p"}\n',
+            ":8:5",
+            "unfinished: seat 1 also wins (wins)",
+        ),
+        (
+            GOOD + 'unfinished:\n  - {seat: 2, hand: "123m 456m 789m 234p 5p"}\n'
+            '  - {seat: 2, hand: "123p 456p 789p 234m 5m"}\n',
+            ":9:5",
+            "unfinished: seat 2 is given twice",
+        ),
+        (
+            GOOD + "in_game: [0, 1, 3]\n"
+            'unfinished:\n  - {seat: 2, hand: "123m 456m 789m 234p 5p"}\n',
+            ":9:5",
+            "unfinished: seat 2 is not in in_game",
+        ),
+        (
+            GOOD + "in_game: [0, 1, 2]\nkongs: [{seat: 3, kind: concealed}]\n",
+            ":8:16",
+            "kongs: seat 3 is not in in_game",
+        ),
+        (
+            GOOD + "in_game: [0, 1, 2]\nkongs: [{seat: 2, kind: direct, from: 3}]\n",
+            ":8:39",
+            "kongs: from 3 is not in in_game",
+        ),
     ],
 )
 def test_bad_scenarios_are_refused_with_their_place(text, where, message):
@@ -98,6 +132,73 @@ def test_bad_scenario_exits_1_without_traceback(tmp_path):
     assert "bad.yaml:4:11: error: seat 9" in result.stderr
     assert "Traceback" not in result.stderr
     assert run("settle", str(tmp_path / "missing.yaml")).returncode == 1
+
+
+THREE_SUITS = """\
+ruleset: sichuan/blog5
+dealer: 0
+wins:
+  - seat: 1
+    hand: "123m 456p 789s 234s 55s"
+    win_tile: 5s
+    from: 2
+"""
+
+
+def test_a_win_holding_every_suit_is_refused_under_void_suit():
+    # 必须缺一门才能胡牌 (001_76942f0387627e0c.txt ◆基本规则 line 19): sichuan/base sets
+    # restrictions.void_suit; a complete hand in all three suits does not win.
+    with pytest.raises(SettlementError, match=r"<scenario>:4:5: .*holds every suit"):
+        settle(load("sichuan/blog5"), read_scenario_text(THREE_SUITS))
+    two_suits = THREE_SUITS.replace("123m 456p", "123p 456p")
+    assert settle(load("sichuan/blog5"), read_scenario_text(two_suits)).deltas == [0, 1, -1, 0]
+
+
+def test_win_requires_and_min_value_are_applied(tmp_path):
+    house = tmp_path / "house.yaml"
+    house.write_text(
+        "extends: changsha/qq2014\n"
+        "ruleset: {title: {zh: 自摸才胡, en: self-draw only}}\n"
+        "restrictions: {win_requires: self_draw}\n"
+    )
+    on_discard = GOOD + "    from: 2\n"
+    with pytest.raises(SettlementError, match=r"win_requires is false \(self_draw\)"):
+        settle(load(str(house)), read_scenario_text(on_discard))
+    assert settle(load(str(house)), read_scenario_text(GOOD)).wins[0].seat == 1
+    house.write_text(
+        "extends: changsha/qq2014\n"
+        "ruleset: {title: {zh: 起胡, en: minimum}}\n"
+        "scoring: {min_value: 2}\n"
+    )
+    with pytest.raises(SettlementError, match=r"value 1 is below scoring\.min_value 2"):
+        settle(load(str(house)), read_scenario_text(GOOD))
+
+
+def test_settle_and_play_refuse_an_abstract_ruleset(tmp_path):
+    path = tmp_path / "abstract.yaml"
+    path.write_text(THREE_SUITS.replace("blog5", "base").replace("123m 456p", "123p 456p"))
+    result = run("settle", str(path))
+    assert result.returncode == 1
+    assert f"{path}: ruleset: sichuan/base is abstract" in result.stderr
+    assert "Traceback" not in result.stderr
+    for args in (["settle", str(path), "--ruleset", "sichuan/base"], ["play", "sichuan/base"]):
+        result = run(*args)
+        assert result.returncode == 1 and "sichuan/base is abstract" in result.stderr, args
+        assert "Traceback" not in result.stderr
+
+
+def test_inconsistent_scenario_exits_1_naming_file_and_field(tmp_path):
+    path = tmp_path / "both.yaml"
+    path.write_text(THREE_SUITS + "in_game: [0, 2, 3]\n")
+    result = run("settle", str(path))
+    assert result.returncode == 1
+    assert f"{path}:8:10: error: in_game leaves out seat 1" in result.stderr
+    assert "Traceback" not in result.stderr
+    path.write_text(THREE_SUITS)
+    result = run("settle", str(path))
+    assert result.returncode == 1
+    assert f"{path}:4:5: the hand of seat 1 does not win under sichuan/blog5" in result.stderr
+    assert "restrictions.void_suit" in result.stderr and "Traceback" not in result.stderr
 
 
 # ---- properties over every shipped ruleset ----------------------------------------------------

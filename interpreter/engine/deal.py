@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from interpreter import opening
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import Rules
-from interpreter.engine.state import fmt, tile_name
+from interpreter.engine.state import SUIT_LETTERS, fmt, tile_name
 from interpreter.settle import Settlement
 from interpreter.tiles import RANKS, STANDARD, Tile
 
@@ -91,29 +91,43 @@ class Deal(_Base):
         sets = sorted({c for g in groups for c in combinations(g, r.exchange_tiles)})
         return [Action("exchange", option=fmt(c)) for c in sets]
 
-    def _do_exchange(self, seat: int, action: Action) -> None:
-        given = STANDARD.parse(action.option, check_copies=False)
-        p = self.players[seat]
-        for t in given:
-            p.add(t, -1)
-        self.exchange_held[seat] = given
+    def _choose_at_once(self, seat: int, action: Action) -> None:
+        """A choice every seat makes at once (换三张, 定缺): asked in turn from the dealer,
+        each is held unseen by the others; once all have chosen, ``_reveal_<phase>`` carries
+        them out together.  So no seat's choice can depend on another's."""
+        self.held[seat] = action
         following = (seat + 1) % self.n
         if following != self.dealer:
             self.current = following
             return
-        direction, dice = self._exchange_direction()
+        chosen, self.held = self.held, {}
+        getattr(self, "_reveal_" + self.phase)(chosen)
+
+    _do_exchange = _do_void = _choose_at_once
+
+    def _reveal_void(self, chosen: dict[int, Action]) -> None:
+        for s, action in chosen.items():
+            self.players[s].void = SUIT_LETTERS.index(action.option)
+        self._emit("void", suits=[chosen[s].option for s in range(self.n)])
+        self._phase("turn", self.dealer)
+
+    def _reveal_exchange(self, chosen: dict[int, Action]) -> None:
         n = self.n
+        given = {s: STANDARD.parse(chosen[s].option, check_copies=False) for s in range(n)}
+        for s, tiles in given.items():
+            for t in tiles:
+                self.players[s].add(t, -1)
+        direction, dice = self._exchange_direction()
         shift = {"counterclockwise": 1, "clockwise": n - 1, "across": n // 2 or 1}[direction]
         received: dict[int, list[Tile]] = {}
         for s in range(n):
             to = (s + shift) % n
-            received[to] = self.exchange_held[s]
-            for t in self.exchange_held[s]:
+            received[to] = given[s]
+            for t in given[s]:
                 self.players[to].add(t)
         if self.drawn is not None and not self.players[self.dealer].counts[self.drawn]:
             self.drawn = max(received[self.dealer])  # the dealer's 14th tile was given away
-        self.exchanged = {s: (self.exchange_held[s], received[s]) for s in range(n)}
-        self.exchange_held = {}
+        self.exchanged = {s: (given[s], received[s]) for s in range(n)}
         self._emit(
             "exchange", direction=direction, dice=dice,
             gave=[fmt(sorted(self.exchanged[s][0])) for s in range(n)],

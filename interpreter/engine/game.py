@@ -9,7 +9,8 @@ so a game is a pure function of (ruleset, options, seed, dealer, decisions), and
 list (``events``) is the same, byte for byte, every time.
 
 Phases: ``exchange`` (each seat gives tiles, then they pass in one direction), ``void``
-(定缺 declarations), ``turn`` (the player to move has drawn or claimed),
+(定缺 declarations) — both chosen at once, each seat's choice unseen until all have
+chosen — ``turn`` (the player to move has drawn or claimed),
 ``claim`` (others answer a discard, a robbable kong, an exposed last tile, a kong tile),
 ``last_offer`` (the last tile(s) offered in turn, 海底漫游), ``last_turn`` (the taker of
 the last tile(s) decides), ``kong_tiles`` (replacement tiles shown apart decide), ``over``.
@@ -115,11 +116,11 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         """Who deals the next hand, worked out when the hand ends."""
         self._legal: tuple[int, list[Action]] | None = None
         self.opening_due: Settlement | None = None
-        self.exchange_held: dict[int, list[Tile]] = {}
-        """Tiles given in the exchange, set aside until every seat has chosen."""
+        """Opening-hand payments kept for the end of the hand (``settle: at_end``)."""
+        self.held: dict[int, Action] = {}
+        """Choices made at once (``_choose_at_once``), unseen until every seat has chosen."""
         self.exchanged: dict[int, tuple[list[Tile], list[Tile]]] = {}
         """Each seat's (given, received) tiles once the exchange is done."""
-        """Opening-hand payments kept for the end of the hand (``settle: at_end``)."""
         self.win_values: dict[tuple[Any, ...], int | None] = {}
         """Win values worked out in this hand, by everything they depend on."""
         self.in_game_seats: frozenset[int] = frozenset()
@@ -213,8 +214,6 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
             found.update(p.won)
         found.update(self.kong_tiles)
         found.update(self.birds_taken)
-        for held in self.exchange_held.values():
-            found.update(held)
         return found
 
     # --- events -----------------------------------------------------------------------------
@@ -278,14 +277,6 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         return actions
 
     # --- turn -------------------------------------------------------------------------------
-
-    def _do_void(self, seat: int, action: Action) -> None:
-        self.players[seat].void = SUIT_LETTERS.index(action.option)
-        following = (seat + 1) % self.n
-        if following == self.dealer:
-            self._phase("turn", self.dealer)
-        else:
-            self.current = following
 
     def _do_turn(self, seat: int, action: Action) -> None:
         p = self.players[seat]

@@ -1,15 +1,104 @@
-"""An event log told as people read a game: one line per thing that happened."""
+"""Games and settlements told as people at the table tell them.
+
+Seats are named by their place at the table: 东 is seat 0, then 南 1, 西 2, 北 3 in turn
+order, whoever deals (a seat keeps its name for a whole match); the dealer is marked 庄.
+A payment says where the payee sits from the payer's seat: 下家 (plays after the payer),
+对家 (opposite), 上家 (plays before).  Options are printed as a user sets them
+(``name=value``), only those that differ from the ruleset's defaults.  Lines worth nothing
+(a hand type of value 0, a payment of 0) are left out; the JSON forms keep everything.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Collection, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
+from interpreter import shapes
 from interpreter.tiles import STANDARD
 
+if TYPE_CHECKING:
+    from interpreter.settle import Settlement
 
-def narrate(events: Iterable[dict[str, Any]], unicode: bool = False) -> str:
-    """The events as text; with ``unicode``, tiles as tile characters instead of notation."""
+WINDS = "东南西北"
+SUIT_NAMES = {suit.letter: suit.names[0] for suit in STANDARD.suits}
+
+
+def seat_name(seat: int, dealers: Collection[int] = ()) -> str:
+    """``南1``: the seat's wind and number; ``东0庄`` for a dealer."""
+    return f"{WINDS[seat]}{seat}" + ("庄" if seat in dealers else "")
+
+
+def relation(payer: int, payee: int, players: int) -> str:
+    """Where ``payee`` sits from ``payer``'s seat: 下家, 对家 or 上家."""
+    step = (payee - payer) % players
+    if players > 2 and step == 1:
+        return "下家"
+    if players > 2 and step == players - 1:
+        return "上家"
+    return "对家"
+
+
+def payment_line(
+    payer: int,
+    payee: int,
+    amount: int,
+    reasons: Iterable[str],
+    players: int,
+    dealers: Collection[int],
+) -> str:
+    """``东0庄 pays 下家 南1 28  (reasons)``."""
+    return (
+        f"  {seat_name(payer, dealers)} pays {relation(payer, payee, players)} "
+        f"{seat_name(payee, dealers)} {amount}  ({'; '.join(reasons)})"
+    )
+
+
+def chosen_options(options: Mapping[str, Any], defaults: Mapping[str, Any] | None) -> str:
+    """`` (birds=4, dingque=true)``: the options that differ from ``defaults`` (all of them
+    when the defaults are unknown), as ``--set`` takes them; empty when none."""
+    shown = [
+        f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+        for name, value in options.items()
+        if defaults is None or name not in defaults or defaults[name] != value
+    ]
+    return f" ({', '.join(shown)})" if shown else ""
+
+
+def hand_list(hands: Iterable[Mapping[str, Any]]) -> str:
+    """The hand types worth something, ``name value`` each."""
+    return ", ".join(f"{h['name']} {h['value']}" for h in hands if h["value"]) or "—"
+
+
+def winning_hand(win: Mapping[str, Any], tiles: Callable[[str], str]) -> str:
+    """``hand 123s 234s 456s 789s 55s, pung 999s``: the concealed tiles with the winning
+    tile, in melds and a pair (or pairs) where they split so, then the declared melds."""
+    melds = "".join(f", {m.rsplit(' ', 1)[0]} {tiles(m.rsplit(' ', 1)[1])}" for m in win["melds"])
+    return f"hand {' '.join(tiles(g) for g in _groups(win['hand']))}{melds}"
+
+
+def _groups(text: str) -> list[str]:
+    """The tiles split into melds and a pair, or into pairs, else as they are."""
+    hand = STANDARD.parse(text, check_copies=False)
+    keys = shapes.keys_of(STANDARD.counts(hand))
+    split = shapes.decompositions(keys)
+    if split:
+        pair, melds = split[0]
+        parts = [[m.tile] * 3 if m.kind == "pung" else [m.tile + i for i in range(3)]
+                 for m in sorted(melds)]  # fmt: skip
+        return [STANDARD.format(p) for p in (*parts, [pair, pair])]
+    pairs = shapes.seven_pairs(keys)
+    if pairs is not None:
+        return [STANDARD.format([t, t]) for t in pairs.pairs]
+    return [STANDARD.format(hand)]
+
+
+def narrate(
+    events: Iterable[dict[str, Any]],
+    unicode: bool = False,
+    defaults: Mapping[str, Any] | None = None,
+) -> str:
+    """The events as text; with ``unicode``, tiles as tile characters instead of notation;
+    ``defaults``: the ruleset's option defaults, so that only options changed are shown."""
 
     def tiles(text: str) -> str:
         if not unicode or not text:
@@ -17,77 +106,137 @@ def narrate(events: Iterable[dict[str, Any]], unicode: bool = False) -> str:
         return STANDARD.format_unicode(STANDARD.parse(text, check_copies=False), sort=False)
 
     lines: list[str] = []
+    dealers: tuple[int, ...] = ()
+    players = 4
     for event in events:
         kind = event["type"]
         seat = event.get("seat")
+        name = seat_name(seat, dealers) if isinstance(seat, int) else ""
         if kind == "start":
-            chosen = ", ".join(f"{k}={v}" for k, v in event["options"].items())
+            dealers, players = (event["dealer"],), event["players"]
             lines.append(
-                f"== hand {event['hand'] + 1}: {event['ruleset']}, dealer seat {event['dealer']}"
-                + (f" ({chosen})" if chosen else "")
+                f"== hand {event['hand'] + 1}: {event['ruleset']}"
+                f"{chosen_options(event['options'], defaults)}; "
+                f"庄 {seat_name(event['dealer'])}"
             )
         elif kind == "deal":
             lines.append(f"dice {event['dice'][0]}+{event['dice'][1]}, {event['wall']} tiles left")
-            lines.extend(f"  seat {i}: {tiles(h)}" for i, h in enumerate(event["hands"]))
+            lines.extend(
+                f"  {seat_name(i, dealers)}: {tiles(h)}" for i, h in enumerate(event["hands"])
+            )
         elif kind == "opening":
             found = ", ".join(h["name"] for h in event["hands"])
             birds = [tiles(t) for t in event["birds"]] + [f"die {d}" for d in event["dice"]]
-            hits = ", ".join(f"seat {s} x{n}" for s, n in event["hits"].items())
             lines.append(
-                f"seat {seat} holds an opening hand: {found}"
-                + (f"; birds {' '.join(birds)}: {hits or 'no hits'}" if birds else "")
+                f"{name} holds an opening hand: {found}"
+                + (f"; birds {' '.join(birds)}: {_hits(event['hits'], dealers)}" if birds else "")
                 + ("; paid at the end" if event["settle"] == "at_end" else "")
             )
         elif kind == "exchange":
             die = f" (die {event['dice'][0]})" if event.get("dice") else ""
             lines.append(f"exchange {event['direction']}{die}:")
             lines.extend(
-                f"  seat {i} gives {tiles(g)}, receives {tiles(r)}"
+                f"  {seat_name(i, dealers)} gives {tiles(g)}, receives {tiles(r)}"
                 for i, (g, r) in enumerate(zip(event["gave"], event["received"], strict=True))
+            )
+        elif kind == "void":
+            voids = enumerate(event["suits"])
+            lines.append(
+                "void suits (定缺): "
+                + ", ".join(f"{seat_name(i, dealers)} 缺{SUIT_NAMES[s]}" for i, s in voids)
             )
         elif kind == "draw":
             last = " (last tile)" if event.get("last_tile") else ""
-            lines.append(f"seat {seat} draws {tiles(event['tile'])}{last}")
+            lines.append(f"{name} draws {tiles(event['tile'])}{last}")
         elif kind == "discard":
             shown = " (shown)" if event.get("exposed") else ""
-            lines.append(f"seat {seat} discards {tiles(event['tile'])}{shown}")
+            lines.append(f"{name} discards {tiles(event['tile'])}{shown}")
         elif kind == "claim":
             lines.append(
-                f"seat {seat} {event['kind']}s {tiles(event['tile'])} from seat {event['from']}"
+                f"{name} {event['kind']}s {tiles(event['tile'])} "
+                f"from {seat_name(event['from'], dealers)}"
             )
         elif kind == "kong":
             tile = tiles(event["tile"]) if event.get("tile") else "(face down)"
-            lines.append(f"seat {seat} declares a {event['kind']} kong of {tile}")
+            article = "an" if event["kind"][0] in "aeiou" else "a"
+            lines.append(f"{name} declares {article} {event['kind']} kong of {tile}")
         elif kind == "replacement":
             dice = f" (dice {'+'.join(map(str, event['dice']))})" if event.get("dice") else ""
             drawn = " ".join(tiles(t) for t in event["tiles"])
-            lines.append(f"seat {seat} draws {drawn} by {event['method']}{dice}")
+            lines.append(f"{name} draws {drawn} by {event['method']}{dice}")
         elif kind == "win":
-            lines.extend(_win_lines(event, tiles))
+            lines.extend(_win_lines(event, tiles, dealers))
         elif kind == "bird":
-            hits = ", ".join(f"seat {s} x{n}" for s, n in event["hits"].items()) or "no hits"
-            lines.append(f"birds {' '.join(tiles(t) for t in event['tiles'])}: {hits}")
-        elif kind == "payment":
             lines.append(
-                f"  seat {event['from']} pays seat {event['to']} {event['amount']}"
-                f"  ({'; '.join(event['reasons'])})"
+                f"birds {' '.join(tiles(t) for t in event['tiles'])}: "
+                f"{_hits(event['hits'], dealers)}"
+            )
+        elif kind == "payment" and event["amount"]:
+            lines.append(
+                payment_line(
+                    event["from"], event["to"], event["amount"], event["reasons"], players, dealers
+                )
             )
         elif kind == "end":
-            deltas = "  ".join(f"{d:+d}" for d in event["deltas"])
             lines.append(
-                f"end ({event['reason']}): {deltas}; next dealer seat {event['next_dealer']}"
+                f"end ({event['reason']}): {_net(event['deltas'], dealers)}; "
+                f"next 庄 {seat_name(event['next_dealer'], ())}"
             )
     return "\n".join(lines)
 
 
-def _win_lines(event: dict[str, Any], tiles: Callable[[str], str]) -> list[str]:
-    how = "self-drawn" if event.get("from") is None else f"on seat {event['from']}'s tile"
+def _hits(hits: Mapping[str, int], dealers: Collection[int]) -> str:
+    return ", ".join(f"{seat_name(int(s), dealers)} ×{n}" for s, n in hits.items()) or "no hits"
+
+
+def _net(deltas: Iterable[int], dealers: Collection[int]) -> str:
+    return "  ".join(f"{seat_name(i, dealers)} {d:+d}" for i, d in enumerate(deltas))
+
+
+def _win_lines(
+    event: dict[str, Any], tiles: Callable[[str], str], dealers: Collection[int]
+) -> list[str]:
+    discarder = event.get("from")
+    how = "self-drawn" if discarder is None else f"on {seat_name(discarder, dealers)}'s tile"
     context = f" [{', '.join(event['context'])}]" if event.get("context") else ""
     lines = []
     for win in event["hands"]:
-        found = ", ".join(f"{h['name']} {h['value']}" for h in win["hands"])
         lines.append(
-            f"seat {win['seat']} wins {how} {tiles(win['win_tile'])}{context}: "
-            f"{found}; total {win['total']}"
+            f"{seat_name(win['seat'], dealers)} wins {how} {tiles(win['win_tile'])}{context}: "
+            f"{hand_list(win['hands'])}; total {win['total']}"
         )
+        if "hand" in win:
+            lines.append(f"  {winning_hand(win, tiles)}")
     return lines
+
+
+def settlement_text(
+    settlement: Settlement,
+    ruleset_id: str,
+    options: str,
+    dealers: Collection[int],
+    discarders: Mapping[int, int | None],
+) -> str:
+    """A settled scenario as people read it (``mjrules settle``); ``options`` as
+    ``chosen_options`` writes them, ``discarders``: each winner's discarder (None: self-drawn)."""
+    data = settlement.to_json()
+    lines = [f"ruleset   {ruleset_id}{options}"]
+    for win in data["wins"]:
+        seat = win["seat"]
+        discarder = discarders.get(seat)
+        how = "self-drawn" if discarder is None else f"from {seat_name(discarder, dealers)}"
+        lines.append(
+            f"win       {seat_name(seat, dealers)} on {win['win_tile']} {how}: "
+            f"{hand_list(win['hands'])}; total {win['total']}"
+        )
+        lines.append(f"          {winning_hand(win, str)}")
+    if data["birds"]:
+        lines.append(f"birds     {_hits(data['birds'], dealers)}")
+    lines.append("payments")
+    lines.extend(
+        payment_line(p["from"], p["to"], p["amount"], p["reasons"], settlement.players, dealers)
+        for p in data["payments"]
+        if p["amount"]
+    )
+    lines.append(f"net       {_net(data['deltas'], dealers)}")
+    return "\n".join(lines)

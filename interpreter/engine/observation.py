@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from interpreter.engine.state import SUIT_LETTERS
 from interpreter.tiles import STANDARD
 
 if TYPE_CHECKING:
@@ -48,9 +49,19 @@ def _exchange(game: Game, seat: int) -> dict[str, tuple[int, ...]] | None:
     if seat in game.exchanged:
         gave, received = game.exchanged[seat]
         return {"gave": tuple(sorted(gave)), "received": tuple(sorted(received))}
-    if seat in game.exchange_held:
-        return {"gave": tuple(sorted(game.exchange_held[seat])), "received": ()}
+    held = game.held.get(seat)
+    if held is not None and held.kind == "exchange":
+        return {"gave": tuple(STANDARD.parse(held.option, check_copies=False)), "received": ()}
     return None
+
+
+def _void(game: Game, seat: int) -> tuple[int | None, ...]:
+    """Each seat's void suit (定缺) once all have chosen; before that, only the seat's own."""
+    voids = [q.void for q in game.players]
+    held = game.held.get(seat)
+    if held is not None and held.kind == "void":
+        voids[seat] = SUIT_LETTERS.index(held.option)
+    return tuple(voids)
 
 
 def _rivers(game: Game, seat: int) -> tuple[tuple[tuple[int, int | None], ...], ...]:
@@ -117,7 +128,7 @@ FIELDS: dict[str, Callable[[Game, int], Any]] = {
     "rivers": _rivers,
     "wall": lambda g, s: g.wall.drawable,
     "in_game": lambda g, s: tuple(q.in_game for q in g.players),
-    "void": lambda g, s: tuple(q.void for q in g.players),
+    "void": _void,
     "exchange": _exchange,
     "locked": lambda g, s: g.players[s].locked,
     "missed_win": _missed_win,

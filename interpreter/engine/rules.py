@@ -20,7 +20,7 @@ from dsl.situation import HandMeld, Situation
 from interpreter import prefilter, shapes
 from interpreter.engine.events import option_settings
 from interpreter.scenario import Win
-from interpreter.settle import SettlementError, WinResult, hand_types
+from interpreter.settle import SettlementError, WinResult, hand_types, refusal
 from interpreter.suit_tables import MAX_MELDS, suit_tables
 from interpreter.tiles import RANKS, STANDARD
 
@@ -229,21 +229,15 @@ class Rules:
 
         ``shaped``: the hand is complete or seven pairs (``shape_ok``), worked out by the caller.
         """
-        keys = situation.keys
         if not shaped and (
             not self.shape_free
             or not self.may_win_unshaped(prefilter.probe_of_situation(situation))
             or not any(when(situation) for when in self.shape_free)
         ):
             return None
-        if self.void_suit or void is not None:
-            suits = {i for i, key in enumerate(keys) if key}
-            suits.update(m.tile // RANKS for m in situation.melds)
-            if void is not None and void in suits:
-                return None
-            if self.void_suit and len(suits) >= len(self.suits):
-                return None
-        if self.win_requires is not None and not self.win_requires(situation):
+        if (self.void_suit or void is not None or self.win_requires is not None) and refusal(
+            situation, void, self.void_suit, len(self.suits), self.win_requires
+        ):
             return None
         result = self.hand_types(situation)
         if result is None or result.total < self.min_value:

@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+from interpreter.tiles import STANDARD
+
 MJRULES = [sys.executable, "-c", "from interpreter.cli import main; main()"]
 
 
@@ -58,3 +60,55 @@ def test_json_result_and_bad_input():
         assert result.returncode == 1, args
         assert message in result.stderr
         assert "Traceback" not in result.stderr
+
+
+RELATION = {1: "下家", 2: "对家", 3: "上家"}
+WIND = "东南西北"
+
+
+def test_play_and_replay_read_as_at_the_table(tmp_path):
+    log = tmp_path / "game.jsonl"
+    played = run("play", "changsha/qq2014", "--seed", "7", "--set", "birds=4", "--log", str(log))
+    assert played.returncode == 0, played.stderr
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    start = events[0]
+    dealer = f"{WIND[start['dealer']]}{start['dealer']}"
+    lines = played.stdout.splitlines()
+    # Only the option set differs from the defaults, written as --set takes it.
+    assert lines[0] == f"== hand 1: changsha/qq2014 (birds=4); 庄 {dealer}"
+    assert f"  {dealer}庄: " in played.stdout
+    for event in events:
+        if event["type"] == "payment":
+            payer, payee = event["from"], event["to"]
+            marked = {
+                s: f"{WIND[s]}{s}" + ("庄" if s == start["dealer"] else "") for s in (payer, payee)
+            }
+            expected = (
+                f"  {marked[payer]} pays {RELATION[(payee - payer) % 4]} {marked[payee]} "
+                f"{event['amount']}  ("
+            )
+            assert any(line.startswith(expected) for line in lines), expected
+    win = next(e for e in events if e["type"] == "win")["hands"][0]
+    shown = lines.index(next(line for line in lines if " wins " in line))
+    assert lines[shown + 1].startswith("  hand ")  # the winning hand follows the win
+    told = lines[shown + 1].removeprefix("  hand ").split(",")[0]
+    assert sorted(STANDARD.parse(told)) == sorted(STANDARD.parse(win["hand"]))
+    assert all(f" {h['name']} 0" not in played.stdout for h in win["hands"])
+    replayed = run("replay", str(log))
+    assert replayed.stdout.startswith(played.stdout.split("scores:")[0].rstrip("\n"))
+
+
+def test_zero_value_lines_are_left_out_of_text_but_kept_in_json(tmp_path):
+    scenario = tmp_path / "gen.yaml"
+    scenario.write_text(
+        "ruleset: sichuan/blog5\ndealer: 0\nwins:\n  - seat: 1\n"
+        '    hand: "123p 456p 789s 234s 55s"\n    win_tile: 5s\n    from: 2\n'
+    )
+    text = run("settle", str(scenario)).stdout
+    data = json.loads(run("settle", str(scenario), "--json").stdout)
+    zero = [h["name"] for h in data["wins"][0]["hands"] if h["value"] == 0]
+    assert zero and all(f"{name} 0;" not in text.split("payments")[0] for name in zero)
+    assert data["wins"][0]["hand"] == "123456p 23455789s" and data["wins"][0]["melds"] == []
+    assert "win       南1 on 5s from 西2: 平胡 / 屁胡 1; total 1" in text
+    assert "hand 123p 456p 234s 789s 55s" in text
+    assert "  西2 pays 上家 南1 1  (" in text
