@@ -121,7 +121,8 @@ def settle(
         ref = ruleset_ref or read.ruleset
         if ref is None:
             fail(f"{scenario}: no ruleset: give ruleset: in the file or --ruleset")
-        rules = _load_ruleset(ref, [*read.settings(), *settings], preset)
+        beside = None if ruleset_ref else scenario  # a path in the file is relative to it
+        rules = _load_ruleset(ref, [*read.settings(), *settings], preset, beside)
         result = settle_hand(rules, read)
     except RulesetError as error:
         fail(error.format())
@@ -135,13 +136,15 @@ def settle(
     click.echo(result.to_text(rules.id, rules.option_values))
 
 
-def _load_ruleset(ref: str, settings: Sequence[str], preset: str | None) -> Ruleset:
+def _load_ruleset(
+    ref: str, settings: Sequence[str], preset: str | None, relative_to: str | None = None
+) -> Ruleset:
     """A ruleset by id or path, or exit 1 with every problem found."""
     from dsl.problems import RulesetError
     from dsl.ruleset import load
 
     try:
-        return load(ref, settings=settings, preset=preset)
+        return load(ref, settings=settings, preset=preset, relative_to=relative_to)
     except RulesetError as error:
         fail(error.format())
 
