@@ -255,6 +255,7 @@ class Ruleset:
     path: str
     files: tuple[str, ...]
     sha256: str  # of the text of every file in the extends chain: the rules' content
+    given_path: str  # the file's absolute path when its id does not find it, else ''
     options: Mapping[str, Option]
     presets: Mapping[str, Mapping[str, Any]]
     data: Frozen
@@ -456,7 +457,7 @@ def _load_chain(
     files = tuple(n.source.name for n in reversed(chain))
     digest = hashlib.sha256()
     for node in reversed(chain):
-        text = node.source.text.encode("utf-8")
+        text = node.source.text.replace("\r\n", "\n").encode("utf-8")
         digest.update(b"%d\n" % len(text) + text)
     return merged, files, "sha256:" + digest.hexdigest()
 
@@ -570,7 +571,10 @@ def _build(
     data = check(body, ctx)
     data["options"] = options
     data["presets"] = preset_values
-    the_id = ruleset_id(path, [f.path for f in folders])
+    paths = [f.path for f in folders]
+    the_id = ruleset_id(path, paths)
+    by_id = resolve(the_id, paths)
+    found = by_id is not None and by_id.resolve() == path.resolve()
     _cross_check(data, ctx, the_id, merged)
     # Expressions are compiled even after other errors, so that one run reports them all.
     compiled = _compile(ctx, options, data) if compile else {}
@@ -582,6 +586,7 @@ def _build(
         path=str(path),
         files=files,
         sha256=digest,
+        given_path="" if found else os.path.abspath(path),
         options=MappingProxyType(dict(options)),
         presets=MappingProxyType({k: MappingProxyType(v) for k, v in preset_values.items()}),
         data=frozen,

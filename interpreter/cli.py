@@ -223,24 +223,35 @@ def play(
 
 @cli.command()
 @click.argument("log", type=click.Path(dir_okay=False))
+@click.option(
+    "--ruleset",
+    "ruleset_ref",
+    default=None,
+    help="Ruleset id or path to replay with [default: the one the log names].",
+)
 @click.option("--unicode", is_flag=True, help="Show tiles as tile characters.")
 @click.option("--quiet", is_flag=True, help="Only check the log; print a one-line summary.")
-def replay(log: str, unicode: bool, quiet: bool) -> None:
+def replay(log: str, ruleset_ref: str | None, unicode: bool, quiet: bool) -> None:
     """Re-run an event log: check every decision was legal and every event comes out the same.
 
+    The ruleset is the log's: its id on the ruleset search path, or the file it was played
+    from if that file still holds the same rules (by content hash); --ruleset gives it.
     Exit code 0 if the log replays exactly, 1 if it does not (with the first difference).
     """
     from interpreter.engine import ReplayError
     from interpreter.engine import replay as replay_log
-    from interpreter.engine.events import read_log
+    from interpreter.engine.events import read_log, settings_of
     from interpreter.engine.narrate import narrate
 
     try:
         events = read_log(log)
-        report = replay_log(events)
+        rules = None
+        if ruleset_ref is not None and events and events[0]["type"] == "start":
+            rules = _load_ruleset(ruleset_ref, settings_of(events[0]["options"]), None)
+        report = replay_log(events, rules)
     except OSError as error:
         fail(f"cannot read {log}: {error.strerror}")
-    except (ReplayError, ValueError, KeyError, TypeError) as error:
+    except (ReplayError, ValueError) as error:
         fail(f"{log}: does not replay: {error}")
     if not quiet:
         click.echo(narrate(events, unicode=unicode))
