@@ -37,17 +37,17 @@ class Param:
 
     def check(self, name: str, value: Any) -> Any:
         """``value`` (text from a name, or a number from code) as this parameter, in range."""
+        given = value
         if isinstance(value, str):
             value = self._parse(name, value)
         if self.choices:
             if value not in self.choices:
-                raise ValueError(f"{name}={value}: expected one of {', '.join(self.choices)}")
+                raise ValueError(f"{name}={given}: expected one of {', '.join(self.choices)}")
             return value
         number = isinstance(value, int | float) and not isinstance(value, bool)
-        if not number or not self.low <= value <= self.high:  # NaN fails the comparison too
-            raise ValueError(f"{name}={value}: expected {self.words()}")
-        if self.kind is int and value != int(value):
-            raise ValueError(f"{name}={value}: expected {self.words()}")
+        # NaN fails the comparison too
+        if not number or not self.low <= value <= self.high or value != int(value) == self.kind:
+            raise ValueError(f"{name}={given}: expected {self.words()}")
         return self.kind(value)
 
     def words(self) -> str:

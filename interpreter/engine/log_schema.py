@@ -40,7 +40,7 @@ def _text(value: Any) -> str:
 
 
 def _tile(value: Any) -> str:
-    return "" if value in _TILES else "a tile such as 5m"
+    return "" if isinstance(value, str) and value in _TILES else "a tile such as 5m"
 
 
 def _bool(value: Any) -> str:
@@ -125,9 +125,8 @@ SCHEMA: dict[str, dict[str, Check]] = {
 
 def event_problem(event: Any) -> str:
     """What is wrong with one event ('' if nothing): a missing field or a field's type."""
-    if not isinstance(event, dict):
-        return "not an event (a JSON object with a known 'type')"
-    fields = SCHEMA.get(event.get("type"))  # type: ignore[arg-type]
+    kind = event.get("type") if isinstance(event, dict) else None
+    fields = SCHEMA.get(kind) if isinstance(kind, str) else None
     if fields is None:
         return "not an event (a JSON object with a known 'type')"
     for name, check in fields.items():
