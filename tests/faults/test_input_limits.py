@@ -184,7 +184,7 @@ def test_a_scenario_names_its_ruleset_by_id_or_by_a_path_beside_it(folder: Path)
 
 @pytest.fixture(scope="module")
 def events() -> list[dict]:
-    return play(load("changsha/qq2014"), seed=4, agents="random", hands=2)[1]
+    return play(load("changsha/qq2014"), seed=4, agents="random", hands=1)[1]
 
 
 def test_the_schema_covers_every_event_type() -> None:
