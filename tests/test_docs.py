@@ -8,7 +8,9 @@ the code on PYTHONPATH.
 - ``python`` blocks run as scripts; ``yaml`` blocks that begin ``# file: NAME`` are written
   to ``rulesets/NAME`` (the tutorial's steps) and must load without a problem; other ``yaml``
   blocks must parse.
-- Scaled down, by one rule: ``--games N`` and ``games=N`` run with at most ``GAMES`` hands.
+- Scaled down, by one rule: ``--games N`` and ``games=N`` run with at most ``GAMES`` hands,
+  and ``mjrules simulate`` on one worker unless ``--workers`` is given (the rows are the same
+  for any number of workers; starting a pool costs more than these few hands).
 - A block preceded by ``<!-- not run: REASON -->`` is not run (say why; keep them few).
 - The working folder holds a copy of ``docs/scenarios``, the example files the docs settle.
 """
@@ -86,7 +88,10 @@ def commands(text: str) -> list[tuple[list[str], str | None]]:
         for part in line.removeprefix("$ ").split("&&"):
             words = shlex.split(part, comments=True)
             if words[:1] == ["mjrules"]:
-                out.append((shlex.split(scaled(shlex.join(words[1:]))), "" if session else None))
+                args = shlex.split(scaled(shlex.join(words[1:])))
+                if args[:1] == ["simulate"] and "--workers" not in args:
+                    args += ["--workers", "1"]
+                out.append((args, "" if session else None))
     if expected and out:
         out[-1] = (out[-1][0], "\n".join(expected) + "\n")
     return out
@@ -159,5 +164,5 @@ def test_the_collector_sees_the_examples() -> None:
     [(args, expected)] = commands(session.text)
     assert args[0] == "settle" and expected and expected.startswith("ruleset")
     assert commands("pip install . && mjrules simulate x --games 2000  # note\n") == [
-        (["simulate", "x", "--games", str(GAMES)], None)
+        (["simulate", "x", "--games", str(GAMES), "--workers", "1"], None)
     ]
