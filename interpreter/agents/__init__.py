@@ -45,8 +45,8 @@ class Param:
                 raise ValueError(f"{name}={given}: expected one of {', '.join(self.choices)}")
             return value
         number = isinstance(value, int | float) and not isinstance(value, bool)
-        # NaN fails the comparison too
-        if not number or not self.low <= value <= self.high or value != int(value) == self.kind:
+        in_range = number and self.low <= value <= self.high  # NaN fails the comparison too
+        if not in_range or (self.kind is int and value != int(value)):
             raise ValueError(f"{name}={given}: expected {self.words()}")
         return self.kind(value)
 

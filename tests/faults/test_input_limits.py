@@ -353,6 +353,9 @@ def test_bot_parameters_have_declared_ranges(text: str) -> None:
                     make_agent(f"{name}:{key}={text}")
     with pytest.raises(ValueError, match="hazard=nan"):
         make_agent("value", hazard=float("nan"))
+    with pytest.raises(ValueError, match=r"push=1\.5: expected a whole number from 0 to 8"):
+        make_agent("defensive", push=1.5)
+    assert make_agent("defensive", push=2.0).push == 2
 
 
 def test_bot_parameters_on_the_command_line(tmp_path: Path) -> None:
