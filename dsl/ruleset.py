@@ -165,7 +165,8 @@ def resolve(
     ref: str, folders: Iterable[FilePath], relative_to: FilePath | None = None
 ) -> FilePath | None:
     """The file of an id (inside the search folders only) or of a path (beside
-    ``relative_to`` when given); None if there is none."""
+    ``relative_to`` when given); None if there is none.  A file whose ``extends`` names
+    its own id builds on the next file of that id on the search path (an overlay)."""
     if is_path(ref):
         candidate = FilePath(ref)
         if relative_to is not None:
@@ -178,7 +179,8 @@ def resolve(
     for folder in folders:
         candidate = folder / f"{ref}.yaml"
         if _is_file(candidate) and _inside(candidate, (folder,)):
-            return candidate
+            if relative_to is None or candidate.resolve() != relative_to.resolve():
+                return candidate
     return None
 
 

@@ -91,6 +91,17 @@ def test_mjrules_rulesets_folders_come_before_the_shipped_ones(folder: Path, tmp
     assert "house/ours" in text and "我们的 / ours" in text and "[./rulesets]" in text
 
 
+def test_a_ruleset_may_build_on_the_shipped_one_of_its_own_id(folder: Path) -> None:
+    (folder / "rulesets" / "changsha").mkdir()
+    (folder / "rulesets" / "changsha" / "qq2014.yaml").write_text(
+        "extends: changsha/qq2014\noptions:\n  birds: {default: 4}\n", encoding="utf-8"
+    )
+    result = mjrules("explain", "changsha/qq2014", "--json", cwd=folder)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["options"]["birds"] == 4
+    assert load("changsha/qq2014").option_values["birds"] == 2  # the shipped one, unchanged
+
+
 def test_list_in_an_empty_folder_shows_the_shipped_rulesets(tmp_path: Path) -> None:
     listed = mjrules("list", "--json", cwd=tmp_path)
     rows = json.loads(listed.stdout)
