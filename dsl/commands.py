@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -180,7 +180,9 @@ def list_rulesets(as_json: bool) -> None:
     Ids are looked up in ./rulesets, then in each folder of $MJRULES_RULESETS, then among
     the shipped rulesets; the first folder holding an id wins.
     """
-    from dsl.ruleset import found_rulesets
+    from collections.abc import Mapping
+
+    from dsl.ruleset import check_ruleset, found_rulesets
 
     rows = []
     for the_id, folder in found_rulesets():
@@ -190,7 +192,7 @@ def list_rulesets(as_json: bool) -> None:
         rows.append(
             {
                 "id": the_id,
-                "title": dict(title) if isinstance(title, dict | Mapping) else {"en": str(title)},
+                "title": dict(title) if isinstance(title, Mapping) else {"en": str(title)},
                 "from": folder.label,
                 "path": str(folder.path / f"{the_id}.yaml"),
                 "abstract": bool(meta.get("abstract")),

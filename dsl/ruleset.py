@@ -178,9 +178,9 @@ def resolve(
         return None
     for folder in folders:
         candidate = folder / f"{ref}.yaml"
-        if _is_file(candidate) and _inside(candidate, (folder,)):
-            if relative_to is None or candidate.resolve() != relative_to.resolve():
-                return candidate
+        itself = relative_to is not None and candidate.resolve() == relative_to.resolve()
+        if _is_file(candidate) and _inside(candidate, (folder,)) and not itself:
+            return candidate
     return None
 
 
