@@ -208,7 +208,7 @@ def test_every_event_the_engine_writes_fits_the_schema(ruleset_id: str) -> None:
     opts = [f"{n}=true" for n, o in rules.options.items() if o.type == "bool"]
     for settings_ in ([], opts):
         for agents in ("random", "efficiency"):
-            _, log = play(load(ruleset_id, settings=settings_), 9, agents, hands=3)
+            _, log = play(load(ruleset_id, settings=settings_), 9, agents, hands=2)
             assert [e for e in log if event_problem(e)] == []
 
 
