@@ -1,4 +1,4 @@
-"""The ruleset commands of ``mjrules``: ``validate``, ``schema`` and ``explain``.
+"""The ruleset commands of ``mjrules``: ``list``, ``validate``, ``schema`` and ``explain``.
 
 Each is a plain ``click.Command`` that the ``mjrules`` group registers.  They print results on
 stdout and problems on stderr, exit 0 on success and 1 on invalid input, and never show a
@@ -38,7 +38,11 @@ def _targets(refs: Iterable[str]) -> Iterator[str]:
     """Ids and files as given; a directory stands for every .yaml file under it."""
     for ref in refs:
         path = Path(ref)
-        if path.is_dir():
+        try:
+            folder = path.is_dir()
+        except OSError:  # a name too long: the loader says so
+            folder = False
+        if folder:
             yield from (str(p) for p in sorted(path.rglob("*.yaml")))
         else:
             yield ref
@@ -195,4 +199,42 @@ def _plain(value: Any) -> Any:
     return value
 
 
-COMMANDS = (validate, schema, explain)
+@click.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print the rulesets as JSON.")
+def list_rulesets(as_json: bool) -> None:
+    """List the rulesets found: id, title and the folder each is read from.
+
+    Ids are looked up in ./rulesets, then in each folder of $MJRULES_RULESETS, then among
+    the shipped rulesets; the first folder holding an id wins.
+    """
+    from collections.abc import Mapping
+
+    from dsl.ruleset import check_ruleset, found_rulesets
+
+    rows = []
+    for the_id, folder in found_rulesets():
+        loaded = check_ruleset(the_id, compile=False)
+        meta = loaded.ruleset.get("ruleset", {}) if loaded.ruleset else {}
+        title = meta.get("title") or {}
+        rows.append(
+            {
+                "id": the_id,
+                "title": dict(title) if isinstance(title, Mapping) else {"en": str(title)},
+                "from": folder.label,
+                "path": str(folder.path / f"{the_id}.yaml"),
+                "abstract": bool(meta.get("abstract")),
+                "valid": loaded.ok,
+            }
+        )
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    width = max((len(r["id"]) for r in rows), default=0)
+    for row in rows:
+        title = " / ".join(v for v in (row["title"].get("zh"), row["title"].get("en")) if v)
+        notes = [("abstract", row["abstract"]), ("invalid", not row["valid"])]
+        extra = "".join(f" ({name})" for name, on in notes if on)
+        click.echo(f"{row['id']:<{width}}  {title}{extra}  [{row['from']}]")
+
+
+COMMANDS = (list_rulesets, validate, schema, explain)

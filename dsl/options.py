@@ -8,6 +8,7 @@ then the chosen preset's value, then ``--set``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,7 @@ TYPES = ("int", "bool", "choice")
 COMMAND_LINE = "<command line>"
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
+_INT = re.compile(r"[+-]?[0-9]{1,18}")
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,8 @@ class Option:
     def parse(self, text: str) -> Any:
         """A command-line value as this option's type; raises ValueError with the reason."""
         text = text.strip()
+        if self.type != "choice" and not text.isascii():  # int() takes full-width digits
+            raise ValueError(text)
         if self.type == "bool":
             if text.lower() in _TRUE:
                 value: Any = True
@@ -67,10 +71,9 @@ class Option:
             else:
                 raise ValueError(text)
         elif self.type == "int":
-            try:
-                value = int(text)
-            except ValueError:
-                raise ValueError(text) from None
+            if not _INT.fullmatch(text):  # int() would also take '1_000' and ' 1'
+                raise ValueError(text)
+            value = int(text)
         else:
             value = text
         if not self.fits(value):

@@ -15,8 +15,10 @@ Every problem of every file in the chain is reported in one :class:`RulesetError
 
 from __future__ import annotations
 
+import hashlib
 import os
-from collections.abc import Iterable, Iterator, Mapping
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path as FilePath
 from types import MappingProxyType
@@ -25,6 +27,7 @@ from typing import Any
 from dsl import options as option_module
 from dsl.options import Option
 from dsl.problems import (
+    ERROR,
     Location,
     Problem,
     Problems,
@@ -32,7 +35,7 @@ from dsl.problems import (
     nearest,
     sorted_problems,
 )
-from dsl.structure import Context, ExprSource, check
+from dsl.structure import SECTIONS, Context, ExprSource, check
 from dsl.yaml_source import Node, load_file
 
 MAX_EXTENDS_DEPTH = 8
@@ -42,60 +45,160 @@ _SUFFIXES = (".yaml", ".yml")
 
 # --- Finding files ----------------------------------------------------------------------------
 
+SHIPPED = FilePath(__file__).resolve().parents[1] / "rulesets"
+MAX_ID_BYTES = 200
+_ID_PART = re.compile(r"[^/\\\x00-\x1f:*?\"<>|]+")
+
+
+@dataclass(frozen=True)
+class Folder:
+    """One folder of the ruleset search path and how a person would name it."""
+
+    path: FilePath
+    label: str
+
+
+def search_path(root: str | os.PathLike[str] | None = None) -> tuple[Folder, ...]:
+    """Where ruleset ids are looked up, first match first: ``./rulesets``, then each folder
+    of $MJRULES_RULESETS (os.pathsep-separated), then the shipped rulesets.  A given ``root``
+    is the whole path (tools and tests)."""
+    if root is not None:
+        return (Folder(FilePath(root), _display(FilePath(root))),)
+    found = [Folder(FilePath.cwd() / "rulesets", "./rulesets")]
+    found += [Folder(FilePath(p), p) for p in os.environ.get(ROOT_ENV, "").split(os.pathsep) if p]
+    found.append(Folder(SHIPPED, "shipped"))
+    out: dict[FilePath, Folder] = {}
+    for folder in found:
+        try:
+            key = folder.path.resolve()
+            if not key.is_dir():
+                continue
+        except OSError:
+            continue
+        label = "shipped" if key == SHIPPED else folder.label
+        out.setdefault(key, Folder(folder.path, label))
+    return tuple(out.values())
+
 
 def default_root() -> FilePath:
-    """Where ruleset ids are looked up: $MJRULES_RULESETS, ./rulesets, or the shipped ones."""
-    env = os.environ.get(ROOT_ENV)
-    if env:
-        return FilePath(env)
-    here = FilePath.cwd() / "rulesets"
-    if here.is_dir():
-        return here
-    return FilePath(__file__).resolve().parents[1] / "rulesets"
+    """The shipped rulesets folder."""
+    return SHIPPED
 
 
-def available_ids(root: FilePath) -> list[str]:
-    if not root.is_dir():
-        return []
+def _ids_in(folder: FilePath) -> list[str]:
     return sorted(
-        str(p.relative_to(root).with_suffix("")).replace(os.sep, "/") for p in root.rglob("*.yaml")
+        str(p.relative_to(folder).with_suffix("")).replace(os.sep, "/")
+        for p in folder.rglob("*.yaml")
+        if _inside(p, (folder,))
     )
 
 
+def available_ids(root: str | os.PathLike[str] | None = None) -> list[str]:
+    """Every ruleset id on the search path (or under ``root``), each once."""
+    return _available(search_path(root))
+
+
+def _available(folders: Iterable[Folder]) -> list[str]:
+    return sorted({i for folder in folders for i in _ids_in(folder.path)})
+
+
+def found_rulesets(root: str | os.PathLike[str] | None = None) -> list[tuple[str, Folder]]:
+    """Each id on the search path with the folder it is read from (the first that has it)."""
+    first: dict[str, Folder] = {}
+    for folder in search_path(root):
+        for the_id in _ids_in(folder.path):
+            first.setdefault(the_id, folder)
+    return sorted(first.items())
+
+
+def id_problem(ref: str) -> str:
+    """Why ``ref`` cannot be a ruleset id ('' if it can)."""
+    if len(ref.encode("utf-8")) > MAX_ID_BYTES:
+        return f"a ruleset id is at most {MAX_ID_BYTES} bytes long"
+    parts = ref.split("/")
+    if not all(_ID_PART.fullmatch(p) and p not in (".", "..") for p in parts):
+        return "a ruleset id is names joined by '/', without '..', '\\' or a leading '/'"
+    return ""
+
+
+def _inside(path: FilePath, folders: Iterable[FilePath]) -> bool:
+    try:
+        real = path.resolve()
+    except OSError:
+        return False
+    return any(real.is_relative_to(f.resolve()) for f in folders)
+
+
+def _is_file(path: FilePath) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long, a loop of links ...
+        return False
+
+
 def _root_of(path: FilePath) -> FilePath | None:
-    """The enclosing 'rulesets' directory of a file, if any (ids in it resolve from there)."""
+    """The enclosing 'rulesets' directory of a file, if any (for the file's id)."""
     for parent in path.resolve().parents:
         if parent.name == "rulesets":
             return parent
     return None
 
 
-def ruleset_id(path: FilePath, root: FilePath | None = None) -> str:
-    root = _root_of(path) or root
-    if root is not None:
-        try:
-            rel = path.resolve().relative_to(root.resolve())
-            return str(rel.with_suffix("")).replace(os.sep, "/")
-        except ValueError:
-            pass
+def ruleset_id(path: FilePath, folders: Iterable[FilePath] = ()) -> str:
+    """A file's id: its path under the search folder or 'rulesets' folder holding it."""
+    for root in (*folders, _root_of(path)):
+        if root is not None:
+            try:
+                rel = path.resolve().relative_to(root.resolve())
+                return str(rel.with_suffix("")).replace(os.sep, "/")
+            except ValueError:
+                pass
     return path.stem
 
 
 def is_path(ref: str) -> bool:
-    return ref.endswith(_SUFFIXES) or (os.sep in ref and os.path.exists(ref))
+    """A reference to a file (it ends in .yaml), not an id."""
+    return ref.endswith(_SUFFIXES)
 
 
-def resolve(ref: str, root: FilePath, relative_to: FilePath | None = None) -> FilePath | None:
-    """The file of an id or a path; None if there is none."""
-    if ref.endswith(_SUFFIXES):
+def resolve(
+    ref: str, folders: Iterable[FilePath], relative_to: FilePath | None = None
+) -> FilePath | None:
+    """The file of an id (inside the search folders only) or of a path (beside
+    ``relative_to`` when given); None if there is none.  A file whose ``extends`` names
+    its own id builds on the next file of that id on the search path (an overlay)."""
+    if is_path(ref):
         candidate = FilePath(ref)
-        if relative_to is not None and not candidate.is_absolute():
+        if relative_to is not None:
+            if candidate.is_absolute():
+                return None
             candidate = relative_to.parent / candidate
-        return candidate if candidate.is_file() else None
-    if ".." in ref.split("/"):
+        return candidate if _is_file(candidate) else None
+    if id_problem(ref):
         return None
-    candidate = root / f"{ref}.yaml"
-    return candidate if candidate.is_file() else None
+    for folder in folders:
+        candidate = folder / f"{ref}.yaml"
+        itself = relative_to is not None and candidate.resolve() == relative_to.resolve()
+        if _is_file(candidate) and _inside(candidate, (folder,)) and not itself:
+            return candidate
+    return None
+
+
+def _shorten(ref: str) -> str:
+    return ref if len(ref) <= 80 else ref[:77] + "..."
+
+
+def _missing(ref: str, relative_to: FilePath | None) -> str:
+    """Why a path names no ruleset file."""
+    path = FilePath(ref)
+    if relative_to is not None:
+        if path.is_absolute():
+            return "a file names another by a relative path only"
+        path = relative_to.parent / path
+    try:
+        return "a folder, not a file" if path.is_dir() else "no such file"
+    except OSError as exc:
+        return (exc.strerror or "cannot read").lower()
 
 
 def _display(path: FilePath) -> str:
@@ -103,6 +206,10 @@ def _display(path: FilePath) -> str:
         return os.path.relpath(path)
     except ValueError:
         return str(path)
+
+
+def _where_ids(folders: Iterable[Folder]) -> str:
+    return "a ruleset id in " + ", ".join(f.label for f in folders) + " (mjrules list)"
 
 
 # --- The result -------------------------------------------------------------------------------
@@ -149,6 +256,8 @@ class Ruleset:
     id: str
     path: str
     files: tuple[str, ...]
+    sha256: str  # of the text of every file in the extends chain: the rules' content
+    given_path: str  # the file's absolute path when its id does not find it, else ''
     options: Mapping[str, Option]
     presets: Mapping[str, Mapping[str, Any]]
     data: Frozen
@@ -200,9 +309,12 @@ def load(
     preset: str | None = None,
     root: str | os.PathLike[str] | None = None,
     compile: bool = True,
+    relative_to: str | os.PathLike[str] | None = None,
 ) -> Ruleset:
     """Load a ruleset by id or path; raise RulesetError listing every problem found."""
-    loaded = check_ruleset(ref, settings=settings, preset=preset, root=root, compile=compile)
+    loaded = check_ruleset(
+        ref, settings=settings, preset=preset, root=root, compile=compile, relative_to=relative_to
+    )
     if loaded.ruleset is None:
         raise RulesetError(loaded.problems)
     return loaded.ruleset
@@ -215,25 +327,39 @@ def check_ruleset(
     preset: str | None = None,
     root: str | os.PathLike[str] | None = None,
     compile: bool = True,
+    relative_to: str | os.PathLike[str] | None = None,
 ) -> Loaded:
-    """Like ``load`` but returns the problems (warnings too) instead of raising."""
+    """Like ``load`` but returns the problems (warnings too) instead of raising.
+
+    ``ref`` is an id, looked up on the search path only, or a path ending in .yaml: as given
+    (a file named on the command line), or relative to the file ``relative_to`` that names it
+    (a scenario, a log)."""
     problems = Problems()
-    root_dir = FilePath(root) if root is not None else default_root()
+    folders = search_path(root)
     ref = str(ref)
-    path = FilePath(ref) if is_path(ref) or os.path.isfile(ref) else resolve(ref, root_dir)
-    if path is None or not path.is_file():
-        location = Location(ref, 1, 1)
-        problems.error(
-            f"no ruleset '{ref}'",
-            location,
-            expected=f"a ruleset id under {_display(root_dir)} or a path to a .yaml file",
-            suggestion=nearest(ref.removesuffix(".yaml"), available_ids(root_dir)),
-        )
+    base = FilePath(relative_to) if relative_to is not None else None
+    path = resolve(ref, [f.path for f in folders], relative_to=base)
+    if path is None:
+        shown = _shorten(ref)
+        location = Location(shown, 1, 1)
+        if is_path(ref):
+            problems.error(
+                f"no ruleset file '{shown}': {_missing(ref, base)}",
+                location,
+                expected="a .yaml file" + (f" beside {_display(base)}" if base else ""),
+            )
+        else:
+            why = id_problem(ref)
+            problems.error(
+                f"no ruleset '{shown}'" + (f": {why}" if why else ""),
+                location,
+                expected=_where_ids(folders) + " or a path to a .yaml file",
+                suggestion=nearest(shown, _available(folders)),
+            )
         return Loaded(None, problems.items)
-    root_dir = _root_of(path) or root_dir
     try:
-        merged, files = _load_chain(path, root_dir, problems)
-        ruleset = _build(merged, path, files, root_dir, settings, preset, problems, compile)
+        merged, files, digest = _load_chain(path, folders, problems)
+        ruleset = _build(merged, path, files, digest, folders, settings, preset, problems, compile)
     except RulesetError as exc:
         problems.extend(p for p in exc.problems if p not in problems.items)
         ruleset = None
@@ -242,13 +368,50 @@ def check_ruleset(
     return Loaded(ruleset, sorted_problems(problems.items))
 
 
-def _load_chain(path: FilePath, root: FilePath, problems: Problems) -> tuple[Node, tuple[str, ...]]:
-    """Load a file and everything it extends, and merge them (base first)."""
+def _read(path: FilePath, folders: Sequence[Folder]) -> Node:
+    """One file of a chain.  A file outside the search path that is not a ruleset is
+    refused without a word of its content."""
+    name = _display(path)
+    inside = _inside(path, [f.path for f in folders])
+    try:
+        node = load_file(path, name)
+    except RulesetError:
+        if inside or _has_section_line(path):
+            raise
+        raise RulesetError([_not_a_ruleset(name)]) from None
+    if not inside and not (node.kind == "map" and set(node.value) & set(SECTIONS)):
+        raise RulesetError([_not_a_ruleset(name)])
+    return node
+
+
+def _has_section_line(path: FilePath) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(65536).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return re.search(rf"^(?:{'|'.join(SECTIONS)})\s*:", text, re.M) is not None
+
+
+def _not_a_ruleset(name: str) -> Problem:
+    return Problem(
+        ERROR,
+        "not a ruleset (its content is not shown)",
+        Location(name, 1, 1),
+        expected="a YAML mapping of sections such as ruleset:, tiles:, hands:",
+    )
+
+
+def _load_chain(
+    path: FilePath, folders: Sequence[Folder], problems: Problems
+) -> tuple[Node, tuple[str, ...], str]:
+    """Load a file and everything it extends, and merge them (base first).  Also returns a
+    hash of the files' text, base first, that names this content wherever it lies."""
     chain: list[Node] = []
     seen: list[FilePath] = []
     current = path
     while True:
-        node = load_file(current, _display(current))
+        node = _read(current, folders)
         seen.append(current.resolve())
         chain.append(node)
         if node.kind != "map" or "extends" not in node.value:
@@ -262,13 +425,15 @@ def _load_chain(path: FilePath, root: FilePath, problems: Problems) -> tuple[Nod
                 expected="an id like 'region/base' or a path ending in .yaml",
             )
             break
-        following = resolve(ref, root, relative_to=current)
+        following = resolve(ref, [f.path for f in folders], relative_to=current)
         if following is None:
+            shown = _shorten(ref)
+            why = _missing(ref, current) if is_path(ref) else id_problem(ref)
             problems.error(
-                f"no ruleset '{ref}' to extend",
+                f"no ruleset '{shown}' to extend" + (f": {why}" if why else ""),
                 target.location,
-                expected=f"a ruleset id under {_display(root)} or a .yaml path",
-                suggestion=nearest(ref, available_ids(root)),
+                expected=_where_ids(folders) + " or a relative path ending in .yaml",
+                suggestion=nearest(shown, _available(folders)),
             )
             break
         if following.resolve() in seen:
@@ -292,7 +457,11 @@ def _load_chain(path: FilePath, root: FilePath, problems: Problems) -> tuple[Nod
     for child in reversed(chain[:-1]):
         merged = merge(merged, child, problems, top=True)
     files = tuple(n.source.name for n in reversed(chain))
-    return merged, files
+    digest = hashlib.sha256()
+    for node in reversed(chain):
+        text = node.source.text.replace("\r\n", "\n").encode("utf-8")
+        digest.update(b"%d\n" % len(text) + text)
+    return merged, files, "sha256:" + digest.hexdigest()
 
 
 def merge(base: Node, child: Node, problems: Problems, top: bool = False) -> Node:
@@ -369,7 +538,8 @@ def _build(
     merged: Node,
     path: FilePath,
     files: tuple[str, ...],
-    root: FilePath,
+    digest: str,
+    folders: Sequence[Folder],
     settings: Iterable[str],
     preset: str | None,
     problems: Problems,
@@ -403,7 +573,10 @@ def _build(
     data = check(body, ctx)
     data["options"] = options
     data["presets"] = preset_values
-    the_id = ruleset_id(path, root)
+    paths = [f.path for f in folders]
+    the_id = ruleset_id(path, paths)
+    by_id = resolve(the_id, paths)
+    found = by_id is not None and by_id.resolve() == path.resolve()
     _cross_check(data, ctx, the_id, merged)
     # Expressions are compiled even after other errors, so that one run reports them all.
     compiled = _compile(ctx, options, data) if compile else {}
@@ -414,6 +587,8 @@ def _build(
         id=the_id,
         path=str(path),
         files=files,
+        sha256=digest,
+        given_path="" if found else os.path.abspath(path),
         options=MappingProxyType(dict(options)),
         presets=MappingProxyType({k: MappingProxyType(v) for k, v in preset_values.items()}),
         data=frozen,

@@ -123,7 +123,8 @@ def settle(
         if ref is None:
             fail(f"{scenario}: no ruleset: give ruleset: in the file or --ruleset")
         named_in = "" if ruleset_ref else f"{scenario}: ruleset"
-        rules = _load_ruleset(ref, [*read.settings(), *settings], preset, named_in)
+        beside = None if ruleset_ref else scenario  # a path in the file is relative to it
+        rules = _load_ruleset(ref, [*read.settings(), *settings], preset, named_in, beside)
         result = settle_hand(rules, read)
     except RulesetError as error:
         fail(error.format())
@@ -147,17 +148,22 @@ def _defaults(rules: Ruleset) -> dict[str, object]:
 
 
 def _load_ruleset(
-    ref: str, settings: Sequence[str], preset: str | None, named_in: str = ""
+    ref: str,
+    settings: Sequence[str],
+    preset: str | None,
+    named_in: str = "",
+    relative_to: str | None = None,
 ) -> Ruleset:
     """A ruleset to play or settle by id or path, or exit 1 with every problem found.
 
     An abstract ruleset (``ruleset.abstract``) leaves rules to those that extend it;
-    ``named_in`` says where it was asked for (a scenario's ``ruleset:``)."""
+    ``named_in`` says where it was asked for (a scenario's ``ruleset:``), and a path there
+    is read relative to the file ``relative_to``."""
     from dsl.problems import RulesetError
     from dsl.ruleset import load
 
     try:
-        rules = load(ref, settings=settings, preset=preset)
+        rules = load(ref, settings=settings, preset=preset, relative_to=relative_to)
     except RulesetError as error:
         fail(error.format())
     if rules.get("ruleset.abstract"):
@@ -245,24 +251,35 @@ def play(
 
 @cli.command()
 @click.argument("log", type=click.Path(dir_okay=False))
+@click.option(
+    "--ruleset",
+    "ruleset_ref",
+    default=None,
+    help="Ruleset id or path to replay with [default: the one the log names].",
+)
 @click.option("--unicode", is_flag=True, help="Show tiles as tile characters.")
 @click.option("--quiet", is_flag=True, help="Only check the log; print a one-line summary.")
-def replay(log: str, unicode: bool, quiet: bool) -> None:
+def replay(log: str, ruleset_ref: str | None, unicode: bool, quiet: bool) -> None:
     """Re-run an event log: check every decision was legal and every event comes out the same.
 
+    The ruleset is the log's: its id on the ruleset search path, or the file it was played
+    from if that file still holds the same rules (by content hash); --ruleset gives it.
     Exit code 0 if the log replays exactly, 1 if it does not (with the first difference).
     """
     from interpreter.engine import ReplayError
     from interpreter.engine import replay as replay_log
-    from interpreter.engine.events import read_log
+    from interpreter.engine.events import read_log, settings_of
     from interpreter.engine.narrate import narrate
 
     try:
         events = read_log(log)
-        report = replay_log(events)
+        rules = None
+        if ruleset_ref is not None and events and events[0]["type"] == "start":
+            rules = _load_ruleset(ruleset_ref, settings_of(events[0]["options"]), None)
+        report = replay_log(events, rules)
     except OSError as error:
         fail(f"cannot read {log}: {error.strerror}")
-    except (ReplayError, ValueError, KeyError, TypeError) as error:
+    except (ReplayError, ValueError) as error:
         fail(f"{log}: does not replay: {error}")
     if not quiet:
         click.echo(narrate(events, unicode=unicode, defaults=_logged_defaults(events)))

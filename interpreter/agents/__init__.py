@@ -7,10 +7,12 @@ parameters are listed in docs/AGENTS.md.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any
 
 from interpreter.agents.defensive import DefensiveAgent
-from interpreter.agents.efficiency import EfficiencyAgent
+from interpreter.agents.efficiency import KONG_POLICIES, EfficiencyAgent
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.agents.simple import SimpleAgent
 from interpreter.agents.value import ValueAgent
@@ -24,38 +26,95 @@ AGENTS = {
 }
 
 
+@dataclass(frozen=True)
+class Param:
+    """A bot parameter's declared type and range: numbers in ``low..high``, text in ``choices``."""
+
+    kind: type
+    low: float = 0.0
+    high: float = 0.0
+    choices: tuple[str, ...] = ()
+
+    def check(self, name: str, value: Any) -> Any:
+        """``value`` (text from a name, or a number from code) as this parameter, in range."""
+        given = value
+        if isinstance(value, str):
+            value = self._parse(name, value)
+        if self.choices:
+            if value not in self.choices:
+                raise ValueError(f"{name}={given}: expected one of {', '.join(self.choices)}")
+            return value
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        in_range = number and self.low <= value <= self.high  # NaN fails the comparison too
+        if not in_range or (self.kind is int and value != int(value)):
+            raise ValueError(f"{name}={given}: expected {self.words()}")
+        return self.kind(value)
+
+    def words(self) -> str:
+        kind = "a whole number" if self.kind is int else "a number"
+        return f"{kind} from {self.low:g} to {self.high:g}"
+
+    def _parse(self, name: str, text: str) -> Any:
+        if self.choices:
+            return text
+        pattern = _INT if self.kind is int else _NUMBER
+        if not pattern.fullmatch(text):  # ASCII digits only: no 'nan', 'inf', '１', '1_0'
+            raise ValueError(f"{name}={text}: expected {self.words()}")
+        return self.kind(text)
+
+
+_INT = re.compile(r"[+-]?[0-9]{1,9}")
+_NUMBER = re.compile(r"[+-]?(?:[0-9]{1,9}(?:\.[0-9]{0,9})?|\.[0-9]{1,9})")
+_KONG = {"kong_policy": Param(str, choices=KONG_POLICIES), "kong_option": Param(int, 0, 8)}
+PARAMS: dict[str, dict[str, Param]] = {
+    "random": {},
+    "simple": {},
+    "efficiency": _KONG,
+    "value": {
+        "value_threshold": Param(float, 0, 100),
+        "self_draw_share": Param(float, 0, 1),
+        "claim_margin": Param(float, 0, 10),
+        "hazard": Param(float, 0, 1),
+    },
+    "defensive": {"defence": Param(float, 0, 1), "push": Param(int, 0, 8), **_KONG},
+}
+"""Each bot's parameters with their ranges (docs/AGENTS.md says what they do)."""
+
+
 def make_agent(name: str, seed: int = 0, **params: Any) -> Any:
     """An agent by name, with its own seeded randomness and keyword parameters.
 
     ``name`` may carry parameters after a colon: ``"defensive:defence=0.5"``,
     ``"value:value_threshold=1.5;claim_margin=1"`` (parameters apart by ``,`` or ``;``).
+    Every parameter is checked against its declared type and range (``PARAMS``).
     """
     base, _, spec = name.partition(":")
     for item in filter(None, spec.replace(";", ",").split(",")):
         key, sep, text = item.partition("=")
         if not sep:
             raise ValueError(f"agent parameter {item!r}: expected name=value")
-        params[key.strip()] = _parse(text.strip())
+        params[key.strip()] = text.strip()
     try:
         cls = AGENTS[base]
     except KeyError:
         raise ValueError(f"no agent {base!r}; expected one of {', '.join(AGENTS)}") from None
+    declared = PARAMS[base]
+    for key, value in params.items():
+        if key in declared:
+            try:
+                params[key] = declared[key].check(key, value)
+            except ValueError as error:
+                raise ValueError(f"agent {base!r}: {error}") from None
+        elif key != "ruleset":
+            known = ", ".join(declared) or "none"
+            raise ValueError(f"agent {base!r}: no parameter {key!r} (parameters: {known})")
     try:
         return cls(seed, **params)
     except TypeError as error:
         raise ValueError(f"agent {base!r}: {error}") from None
 
 
-def _parse(text: str) -> Any:
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            pass
-    return text
-
-
 __all__ = [
-    "AGENTS", "DefensiveAgent", "EfficiencyAgent", "RandomAgent", "SimpleAgent", "ValueAgent",
-    "make_agent",
+    "AGENTS", "PARAMS", "DefensiveAgent", "EfficiencyAgent", "RandomAgent", "SimpleAgent",
+    "ValueAgent", "make_agent",
 ]  # fmt: skip

@@ -8,7 +8,6 @@ draws, wins, birds, payments, the end) are events of their own.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 from collections.abc import Iterable
@@ -51,21 +50,46 @@ def write_log(events: Iterable[dict[str, Any]], log: str | os.PathLike[str] | IO
         log.write(text)
 
 
+MAX_LINE = 1 << 20
+"""Bytes in one line of a log at most: the longest event is a few kilobytes."""
+
+
 def read_log(log: str | os.PathLike[str] | IO[str]) -> list[dict[str, Any]]:
+    """The events of a log, each checked against the schema (log_schema); a line too long,
+    too deeply nested or not an event raises ValueError naming the line, before more is read."""
     if isinstance(log, str | os.PathLike):
-        with open(log, encoding="utf-8") as handle:
-            text = handle.read()
-    else:
-        text = log.read() if not isinstance(log, io.StringIO) else log.getvalue()
+        with open(log, "rb") as handle:
+            return _events(handle)
+    return _events(log)
+
+
+def _events(handle: IO[Any]) -> list[dict[str, Any]]:
+    from interpreter.engine.log_schema import MAX_DEPTH, depth, event_problem
+
     events = []
-    for number, line in enumerate(text.splitlines(), 1):
+    number = 0
+    while line := handle.readline(MAX_LINE + 1):
+        number += 1
+        if len(line) > MAX_LINE and line[-1:] not in ("\n", b"\n"):
+            raise ValueError(f"line {number}: longer than {MAX_LINE:,} bytes")
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ValueError(f"line {number}: not UTF-8 text") from None
         if not line.strip():
             continue
         try:
             event = json.loads(line)
+            too_deep = depth(event) > MAX_DEPTH
         except json.JSONDecodeError as error:
             raise ValueError(f"line {number}: not JSON: {error.msg}") from None
-        if not isinstance(event, dict) or event.get("type") not in TYPES:
-            raise ValueError(f"line {number}: not an event (a JSON object with a known 'type')")
+        except RecursionError:
+            too_deep = True
+        if too_deep:
+            raise ValueError(f"line {number}: nested deeper than {MAX_DEPTH} levels")
+        problem = event_problem(event)
+        if problem:
+            raise ValueError(f"line {number}: {problem}")
         events.append(event)
     return events

@@ -127,9 +127,10 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         self.orders: list[list[int]] = []
         self.claimers: dict[str, list[list[int]]] = {}
         self._seating()
+        found = {"ruleset_file": ruleset.given_path} if ruleset.given_path else {}
         self._emit(
-            "start", version=SCHEMA_VERSION, ruleset=ruleset.id,
-            options=dict(r.option_settings), seed=seed, hand=hand, dealer=dealer,
+            "start", version=SCHEMA_VERSION, ruleset=ruleset.id, ruleset_sha256=ruleset.sha256,
+            **found, options=dict(r.option_settings), seed=seed, hand=hand, dealer=dealer,
             players=self.n,
         )  # fmt: skip
         if wall is None:
