@@ -353,7 +353,7 @@ def _kong_payments(ruleset: Ruleset, scenario: Scenario, kong: Kong) -> list[Pay
     situation = _table(
         scenario,
         ruleset.option_values,
-        players_in_game=scenario.in_game,
+        players_in_game=scenario.in_game if kong.in_game is None else kong.in_game,
         kong_seat=kong.seat,
         provider=kong.provider,
     )

@@ -92,7 +92,7 @@ class Kongs(_Base):
 
     def _complete_kong(self, seat: int, kind: str, provider: int | None, option: str) -> None:
         self.round = None
-        kong = Kong(seat, kind, provider)
+        kong = Kong(seat, kind, provider, self.in_game_seats)
         self.kongs.append(kong)
         if self.rules.kong_payments:
             self._record(settle(self.ruleset, self._scenario((), (), kongs=(kong,))))

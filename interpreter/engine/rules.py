@@ -177,6 +177,8 @@ class Rules:
         checks = (settlement.get("ready_check") or {}, settlement.get("flower_pig") or {})
         self.end_checks = bool(settlement.get("refund") or any(c.get("enabled") for c in checks))
         """Whether a drawn end has checks (查叫, 花猪, 退税)."""
+        self.transfer = bool(settlement.get("transfer"))
+        """Whether a win on a kong's discard takes that kong's money (呼叫转移)."""
         self.opening_hands = bool((rs.get("opening_hands") or {}).get("allowed", False))
         hands: Mapping[str, Any] = rs.get("hands") or {}
         self.shape_free = tuple(

@@ -207,6 +207,8 @@ class Wins(_Base):
             k for k in self.kongs[-1:] if "kong_discard" in context and k.seat == discarder
         )
         settlement = settle(self.ruleset, self._scenario(tuple(wins), birds, paid_kongs=last_kong))
+        if last_kong and r.transfer:  # its money has gone to the winner: nothing left to refund
+            self.kongs.pop()
         self._emit(
             "win", seats=list(winners), tiles=[_NAME(t) for t in tiles],
             context=sorted(context), hands=settlement.to_json()["wins"], **{"from": discarder},

@@ -1,0 +1,133 @@
+"""The flow of play in the Sichuan rulesets, position by position, each test quoting the
+source line it follows (F1 = 001_76942f0387627e0c.txt, the blog; F2 = 002_c4a44432eae6dd73.txt,
+the points text and the app).  docs/FLOW.md names these tests in its tables."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from dsl.ruleset import load
+from interpreter import shapes
+from interpreter.agents.reading import View
+from interpreter.engine import Action
+from interpreter.engine.actions import PASS
+from tests.engine.helpers import rigged, tile, tiles
+
+
+def drive(game, choose=lambda g, seat, legal: None, until=lambda g: False):
+    """Play on: ``choose`` may pick an action; otherwise the player to move discards what it
+    drew (else its highest tile), every claim is passed, a forced win taken, and the void
+    suit declared is the one held least."""
+    while not game.is_over() and not until(game):
+        seat = game.to_move()
+        legal = game.legal_actions(seat)
+        action = choose(game, seat, legal)
+        if action is None and game.phase == "void":  # 定缺: the suit held least
+            held = Counter("mps"[t // 9] for t in game.players[seat].hand())
+            action = min(legal, key=lambda a: held[a.option])
+        if action is None:
+            discards = [a for a in legal if a.kind == "discard"]
+            if game.phase == "turn" and discards:
+                drawn = Action("discard", game.drawn)
+                action = drawn if drawn in discards else discards[-1]
+            else:
+                action = PASS if PASS in legal else legal[0]
+        game.apply(action, seat)
+
+
+def when(seat, kind, text=None):
+    """A chooser taking ``seat``'s action of ``kind`` (on the tile ``text``) when offered."""
+
+    def choose(game, s, legal):
+        wanted = [a for a in legal if a.kind == kind and (text is None or a.tile == tile(text))]
+        return wanted[0] if s == seat and wanted else None
+
+    return choose
+
+
+def first_of(*choosers):
+    return lambda g, s, legal: next(
+        (a for c in choosers if (a := c(g, s, legal)) is not None), None
+    )
+
+
+def payments(game, since=0):
+    return [
+        (e["from"], e["to"], e["amount"], e["reasons"][0])
+        for e in game.events[since:]
+        if e["type"] == "payment"
+    ]
+
+
+def wins(game):
+    return [e for e in game.events if e["type"] == "win"]
+
+
+def hand_ids(win):
+    return {h["id"] for h in win["hands"][0]["hands"]}
+
+
+def far(game, *seats):
+    """The seats' hands are not ready: discarding every draw, they can never win."""
+    for s in seats:
+        p = game.players[s]
+        keys = shapes.keys_of(p.counts)
+        assert shapes.shanten(keys, len(p.melds), None) >= 1, s
+
+
+# --- 10, 13: 退税 returns what was paid, to whoever paid it -------------------------------------
+
+# Seat 3 holds four 1s and nothing near ready (two suits: no 花猪); seat 1 waits on 9m, which
+# the dealer draws and discards after seat 3's concealed kong.
+REFUND_HANDS = {
+    0: "9m 4p 7p 2p 5p 8p 9p 1m 4m 7m 2m 5m 8m 1p",
+    1: "123p 456p 789p 234m 9m",
+    2: "3s 6s 9s 3s 6s 9s 1p 4p 7p 3p 6p 9p 5s",
+    3: "1111s 2s 5s 8s 1m 2m 3m 4m 6m 7m",
+}
+
+
+def test_refund_returns_kong_money_to_a_payer_who_has_since_won():
+    # F1 27: 如果黄庄了，有杠牌的玩家还没有下窖，则必须退回全部刮风下雨所得 — all of it,
+    # so also what seat 1 paid before it won and left.
+    blog5 = load("sichuan/blog5")
+    game = rigged(blog5, REFUND_HANDS, draws="7s 7s 8s 9s 9m", dealer=0)
+    far(game, 0, 2, 3)
+    drive(game, first_of(when(3, "kong", "1s"), when(1, "win")), until=wins)
+    assert wins(game)[0]["seats"] == [1] and wins(game)[0]["from"] == 0
+    rain = [p for p in payments(game) if p[3].startswith("下雨")]
+    assert [p[:3] for p in rain] == [(0, 3, 2), (1, 3, 2), (2, 3, 2)]
+    mark = len(game.events)
+    drive(game)
+    assert game.result().reason == "wall"
+    assert [p[:3] for p in payments(game, mark)] == [(3, 0, 2), (3, 1, 2), (3, 2, 2)]
+    assert all(p[3].startswith("退税") for p in payments(game, mark))
+    assert sum(game.result().deltas) == 0
+
+
+@pytest.mark.parametrize("rid, preset", [("sichuan/app", None), ("sichuan/blog5", "app_like")])
+def test_transferred_kong_money_is_not_refunded_again(rid, preset):
+    # F2 35: 如果为杠上炮，还要将刚才所杠牌所得，转给胡牌家; F2 31: 没听牌的玩家 …
+    # 退回所有刮风下雨所得 — the kong money went to the winner: seat 3 has none left to return.
+    ruleset = load(rid, preset=preset)
+    hands = dict(REFUND_HANDS)
+    hands[3] = "111s 2s 5s 8s 1m 2m 3m 4m 6m 7m 9s"
+    # seat 1 draws 7s, seat 2 draws 1s and discards it; seat 3 kongs it, draws 9m and throws it
+    game = rigged(ruleset, hands, draws="7s 1s 9m", dealer=0)
+    far(game, 0, 2, 3)
+    drive(game, first_of(when(3, "kong", "1s"), when(1, "win")), until=wins)
+    win = wins(game)[0]
+    assert win["seats"] == [1] and win["from"] == 3 and "kong_discard" in win["context"]
+    wind = [p for p in payments(game) if p[3].startswith("刮风")]
+    transferred = [p for p in payments(game) if p[3] == "kong money transferred"]
+    assert [p[:2] for p in wind] == [(2, 3)]
+    assert [p[:3] for p in transferred] == [(3, 1, wind[0][2])]
+    mark = len(game.events)
+    drive(game)
+    assert game.result().reason == "wall"
+    assert not [p for p in payments(game, mark) if p[3].startswith("退税")]
+    assert sum(game.result().deltas) == 0
+
+
