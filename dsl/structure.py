@@ -1398,6 +1398,13 @@ STRUCTURE = Record(
                 Record(
                     "查叫: players not ready pay the ready ones.",
                     *SETTLEMENT_CHECK.fields.values(),
+                    Field(
+                        "flower_pigs_pay",
+                        Bool(),
+                        "Whether a flower pig (花猪), never ready, pays it too.",
+                        default=True,
+                        zh="花猪也赔",
+                    ),
                     cited=False,
                     zh="查叫",
                 ),
@@ -1418,7 +1425,8 @@ STRUCTURE = Record(
             Field(
                 "refund",
                 Bool(),
-                "退税: kong money is returned by a player not ready at the end.",
+                "退税: a player not ready at the end returns its kong money to those who "
+                "paid it (players who won since included; money moved on by 呼叫转移 is gone).",
                 default=False,
                 zh="退税",
             ),

@@ -417,7 +417,8 @@ def _end_of_wall(
                     made.append(Payment(pig, payee, amount, ("花猪: holds every suit",)))
     check = rules.get("ready_check") or {}
     if check.get("enabled") and ready:
-        for payer in sorted(still_in - set(ready)):
+        exempt = set(ready) if check.get("flower_pigs_pay", True) else set(ready) | pigs
+        for payer in sorted(still_in - exempt):
             for payee in sorted(ready):
                 one = replace(base, payer=payer, payee=payee)
                 amount = _end_amount(ruleset, end, check, one, ready[payee])

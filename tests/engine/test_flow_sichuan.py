@@ -131,3 +131,36 @@ def test_transferred_kong_money_is_not_refunded_again(rid, preset):
     assert sum(game.result().deltas) == 0
 
 
+# --- 12: a 花猪 does not pay 查大叫 in the app ---------------------------------------------------
+
+PIG_HANDS = {
+    0: "9p 333m 147p 258s 369s 1m",
+    1: "123s 456s 789s 234s 9p",
+    2: "111p 222p 333p 444p 9p",
+    3: "555p 666p 777p 888p 3m",
+}
+
+
+@pytest.mark.parametrize(
+    "rid, expected",
+    [
+        # F2 31: 第一步：查卫生（花猪）… 花猪赔给非花猪玩家16倍点数。
+        # 第二步：查大叫 没听牌的玩家（花猪不用）
+        ("sichuan/app", [(0, 3, 96, "花猪")]),
+        # F1 19: 花猪无条件包还在场的麻友满庄; F1 26: 没有停牌的人赔给所有已经停牌者 — no exemption
+        ("sichuan/blog5", [(0, 3, 10, "花猪"), (0, 3, 2, "查叫")]),
+    ],
+)
+def test_a_flower_pig_pays_the_ready_check_only_where_the_source_says(rid, expected):
+    # Seats 1 and 2 win on the dealer's first discard; seat 0 holds every suit (花猪), seat 3
+    # is ready on 3m, which it can never draw.
+    game = rigged(load(rid), PIG_HANDS)
+    game.apply(Action("discard", tile("9p")))
+    game.apply(Action("win", tile("9p")))
+    game.apply(Action("win", tile("9p")))
+    mark = len(game.events)
+    drive(game)
+    assert game.result().reason == "wall"
+    assert [(a, b, n, why.split(":")[0]) for a, b, n, why in payments(game, mark)] == expected
+
+
