@@ -1226,6 +1226,14 @@ STRUCTURE = Record(
                 "If the taker cannot win but another can, the taker pays as discarder.",
                 default=False,
             ),
+            Field(
+                "kong_draws",
+                Bool(),
+                "A kong's replacement drawn from the last tile(s) is a last tile too: a win "
+                "on it, or on the discard after it, is won on the last tile.",
+                default=False,
+                zh="杠后海底",
+            ),
             zh="海底",
         ),
         "The wall's end.",

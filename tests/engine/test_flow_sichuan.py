@@ -164,3 +164,49 @@ def test_a_flower_pig_pays_the_ready_check_only_where_the_source_says(rid, expec
     assert [(a, b, n, why.split(":")[0]) for a, b, n, why in payments(game, mark)] == expected
 
 
+# --- 11: 海底 on a kong's replacement ------------------------------------------------------------
+
+# Seat 2 waits on 2p / 5p and holds three 1m; the other 2p and 5p are in the dealer's hand
+# (just as many as make 108).  The wall ends with 1m (seat 2's draw) and the replacement tile.
+HAIDI_HANDS = {
+    0: "222p 5555p 8p 1s 3s 4s 6s 7s 9s",
+    1: "1s 2s 4s 5s 7s 8s 9s 1p 3p 4p 6p 7p 9p",
+    2: "111m 555m 888m 99p 34p",
+    3: "2m 3m 4m 6m 7m 9m 2s 2s 3s 5s 6s 8s 8s",
+}
+
+
+@pytest.mark.parametrize("haidihua", [False, True])
+def test_a_kong_draw_of_the_last_tile_is_haidi(haidihua):
+    # F1 63: 海底：最后一张牌胡牌的再加一番，不管这张牌是你自摸还是别人点炮;
+    # F1 62: 杠上花 … 另：有时候海底花多加一番（即杠上花是最后一张牌胡牌）— the option haidihua.
+    blog5 = load("sichuan/blog5", settings=[f"haidihua={str(haidihua).lower()}"])
+    game = rigged(blog5, HAIDI_HANDS, last="1m 2p")
+    far(game, 0, 1, 3)
+    drive(game, when(2, "kong", "1m"), until=wins)
+    win = wins(game)[0]
+    assert win["seats"] == [2] and win["tiles"] == ["2p"]
+    assert win["context"] == ["kong_draw", "last_tile"]
+    expected = {"pinghu", "gen", "gangshanghua", "haidi"} | ({"haidihua"} if haidihua else set())
+    assert hand_ids(win) == expected
+    assert win["hands"][0]["total"] == 4 + haidihua
+    assert game.wall.drawable == 0
+
+
+def test_the_discard_after_a_kong_draw_of_the_last_tile_is_haidi():
+    # F1 63 (海底, 不管 … 别人点炮) with F1 64 (杠上炮): seat 2's replacement is the last tile,
+    # 9s, which it cannot use; seat 3 wins on its discard.
+    blog5 = load("sichuan/blog5")
+    hands = dict(HAIDI_HANDS)
+    hands[0] = "2222p 5555p 1s 3s 4s 6s 9s 7s"
+    hands[1] = "1s 2s 4s 5s 7s 9s 8s 1p 3p 4p 6p 7p 9p"
+    hands[3] = "234m 567m 678m 99s 88s"  # waits on 8s or 9s: the last 8s is the last tile
+    game = rigged(blog5, hands, last="1m 8s")
+    far(game, 0, 1)
+    drive(game, when(2, "kong", "1m"), until=wins)
+    win = wins(game)[0]
+    assert win["seats"] == [3] and win["from"] == 2 and win["tiles"] == ["8s"]
+    assert win["context"] == ["kong_discard", "last_tile"]
+    assert {"gangshangpao", "haidi"} <= hand_ids(win)
+
+
