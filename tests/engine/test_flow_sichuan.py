@@ -210,3 +210,25 @@ def test_the_discard_after_a_kong_draw_of_the_last_tile_is_haidi():
     assert {"gangshangpao", "haidi"} <= hand_ids(win)
 
 
+# --- 14: a won tile is shown to every seat -------------------------------------------------------
+
+
+def test_a_self_drawn_winning_tile_is_visible_to_the_other_seats():
+    # F1 14: 胡牌的人不要掀开自己的牌，只需要摆出胡牌的那张即可 — the winning tile is shown.
+    blog5 = load("sichuan/blog5")
+    hands = {
+        0: "1p 4p 7p 2p 5p 8p 9p 1m 4m 7m 2m 5m 8m 9m",
+        1: "123s 456s 789s 234s 9p",
+    }
+    game = rigged(blog5, hands, draws="9p")
+    game.apply(Action("discard", tile("1m")))
+    drive(game, when(1, "win"), until=wins)
+    assert wins(game)[0]["from"] is None and not game.is_over()
+    for seat in (0, 2, 3):
+        obs = game.observation(seat)
+        assert obs["won"][1] == (tile("9p"),)
+        counts = View.of(obs).visible
+        assert counts[tile("9p")] == 1 + Counter(obs["discards"][0])[tile("9p")]
+    assert game.census() == Counter(game.rules.all_tiles)
+
+
