@@ -232,3 +232,50 @@ def test_a_self_drawn_winning_tile_is_visible_to_the_other_seats():
     assert game.census() == Counter(game.rules.all_tiles)
 
 
+# --- 15: 点杠花 -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "rid, setting, payers",
+    [
+        # F1 22: 如果谁打出一张牌，被杠 …，再杠上花（即杠开），算引杠者点炮
+        ("sichuan/blog5", None, {0}),
+        # F2 13 打牌规则 (4): 别人打牌，引杠，再杠上花，算引杠者点炮
+        ("sichuan/points", None, {0}),
+        # F2 35: 自摸，杠上花（实为自摸一种），未胡者输分
+        ("sichuan/app", None, {0, 2, 3}),
+        # the option as apps name it: 点杠花(自摸) / 点杠花(点炮)
+        ("sichuan/blog5", "dianganghua_zimo=true", {0, 2, 3}),
+        ("sichuan/app", "dianganghua_zimo=false", {0}),
+    ],
+)
+def test_a_win_on_the_replacement_after_a_kong_on_a_discard(rid, setting, payers):
+    # The dealer discards 5m; seat 1 kongs it with 555m and its replacement 2s completes it.
+    ruleset = load(rid, settings=[setting] if setting else [])
+    hands = {0: "5m 1p 4p 7p 2p 5p 8p 9p 1m 4m 7m 2m 8m 9m", 1: "555m 123s 456s 789s 2s"}
+    game = rigged(ruleset, hands, draws="2s")
+    game.apply(Action("discard", tile("5m")))
+    kong = next(a for a in game.legal_actions(1) if a.kind == "kong")
+    game.apply(kong, 1)
+    mark = len(game.events)
+    game.apply(Action("win", tile("2s")), 1)
+    win = wins(game)[0]
+    assert win["context"] == ["kong_draw"] and "gangshanghua" in hand_ids(win)
+    assert win["from"] == (None if payers != {0} else 0)
+    assert {p[0] for p in payments(game, mark)} == payers
+
+
+def test_a_second_kong_from_the_replacement_makes_the_win_a_self_draw_again():
+    # F1 23: 如果第一次某人引杠，对方没有杠开，但是杠起来的牌又可连续开杠（自杠），这次如果杠开了，
+    # 就算在场的还没胡牌的所有人的了。
+    blog5 = load("sichuan/blog5")
+    hands = {0: "5m 1p 4p 7p 2p 5p 8p 9p 1m 4m 7m 2m 8m 9m", 1: "555m 111s 456s 789s 2s"}
+    game = rigged(blog5, hands, draws="1s 2s")
+    game.apply(Action("discard", tile("5m")))
+    game.apply(next(a for a in game.legal_actions(1) if a.kind == "kong"), 1)
+    game.apply(next(a for a in game.legal_actions(1) if a.kind == "kong"), 1)  # 1111s
+    mark = len(game.events)
+    game.apply(Action("win", tile("2s")), 1)
+    assert wins(game)[0]["from"] is None
+    assert {p[0] for p in payments(game, mark)} == {0, 2, 3}
+    assert tiles("2s") == list(game.players[1].won)
