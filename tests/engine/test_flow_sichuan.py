@@ -257,6 +257,8 @@ def test_a_win_on_the_replacement_after_a_kong_on_a_discard(rid, setting, payers
     game.apply(Action("discard", tile("5m")))
     kong = next(a for a in game.legal_actions(1) if a.kind == "kong")
     game.apply(kong, 1)
+    # F1 28 杠牌要顺着拿牌，不是从牌堆的最后拿; F2 13 杠牌顺拿牌: the next tile from the front
+    assert [e["tiles"] for e in game.events if e["type"] == "replacement"] == [["2s"]]
     mark = len(game.events)
     game.apply(Action("win", tile("2s")), 1)
     win = wins(game)[0]
@@ -279,3 +281,197 @@ def test_a_second_kong_from_the_replacement_makes_the_win_a_self_draw_again():
     assert wins(game)[0]["from"] is None
     assert {p[0] for p in payments(game, mark)} == {0, 2, 3}
     assert tiles("2s") == list(game.players[1].won)
+
+
+# --- the flow audit (docs/FLOW.md): rules the engine already followed --------------------------
+
+SICHUAN = ["sichuan/blog5", "sichuan/points", "sichuan/app"]
+FAR_DEALER = "1p 4p 7p 2p 5p 8p 9p 1m 4m 7m 2m 5m 8m 9m"
+
+
+@pytest.mark.parametrize("rid", SICHUAN)
+def test_the_deal_108_tiles_the_dealer_14_and_first_to_discard(rid):
+    # F1 16–17: 一副牌共108张，就筒、条、万 … 4人同时玩。庄家十四张，先出牌，其余3家各13张;
+    # F2 5 (麻将一副牌共108张 … 4人同时玩), 13 (1) 庄家十四张，先出牌; F2 27 特点 1.
+    game = rigged(load(rid), {}, dealer=2)
+    assert len(game.rules.all_tiles) == 108 and set(game.rules.suits) == {0, 1, 2}
+    assert [len(p.hand()) for p in game.players] == [13, 13, 14, 13]
+    assert game.to_move() == 2 and game.phase == "turn"
+    assert {a.kind for a in game.legal_actions(2)} <= {"discard", "kong", "win"}
+    assert game.wall.drawable == 108 - 53
+    assert game.census() == Counter(game.rules.all_tiles)
+
+
+@pytest.mark.parametrize("rid", SICHUAN)
+def test_no_chow_pung_and_kong_from_anyone_melds_shown(rid):
+    # F1 21: 可碰、可杠，就是不能吃 … 碰、杠后的牌要亮出牌面; F2 13 (3); F2 27 特点 2 不可以吃.
+    hands = {0: "5m 1p 4p 7p 2p 5p 8p 9p 1m 4m 7m 2m 8m 9m", 1: "46m 55m 123p 789p 11s 2s"}
+    game = rigged(load(rid), hands)
+    game.apply(Action("discard", tile("5m")))
+    assert game.to_move() == 1
+    assert {a.kind for a in game.legal_actions(1)} == {"pung", "pass"}  # the 下家: no chow
+    game.apply(Action("pung", tile("5m")), 1)
+    assert game.observation(2)["melds"][1] == (("pung", tile("5m"), False),)
+
+
+@pytest.mark.parametrize("suits, offered", [("123m 456m 789s 11s 23m", True),
+                                            ("123m 456p 789s 11s 23m", False)])  # fmt: skip
+def test_a_win_must_lack_a_suit(suits, offered):
+    # F1 19: 必须缺一门才能胡牌; F1 13 胡牌时手上最多有两门牌; F2 5 必须缺一门才能胡牌;
+    # F2 27 特点 3 必须缺门可胡.
+    hands = {0: "1m 1p 4p 7p 2p 5p 8p 9p 6p 3p 6p 9p 3p 5s", 1: suits}
+    game = rigged(load("sichuan/blog5"), hands)
+    game.apply(Action("discard", tile("1m")))
+    assert (Action("win", tile("1m")) in game.legal_actions(game.to_move())) is offered
+
+
+@pytest.mark.parametrize("where, forced", [("draws", False), ("last", True)])
+def test_a_win_in_the_last_four_tiles_must_be_taken(where, forced):
+    # F1 25: 最后四张能胡必须胡; F2 15 (9) 最后四张牌，有能时必须胡牌; F2 27 特点 4 最后四张自动胡.
+    # Seat 2 waits on 2p / 5p; the one 2p not in the dealer's hand comes early (a draw of its
+    # own) or among the last three tiles (seat 1 draws and throws it).
+    hands = dict(HAIDI_HANDS)
+    hands[0] = "222p 5555p 8p 1s 3s 4s 6s 7s 9s"
+    spot = {"draws": "7s 2p", "last": "2p 9s 9s"}[where]
+    game = rigged(load("sichuan/blog5"), hands, **{where: spot})
+    far(game, 0, 1, 3)
+    drive(game, until=lambda g: any(a.kind == "win" for a in g.legal_actions(g.to_move())))
+    legal = game.legal_actions(2)
+    assert game.to_move() == 2 and game.wall.drawable == (2 if forced else 53)
+    assert (legal == [Action("win", tile("2p"))]) is forced
+
+
+@pytest.mark.parametrize("rid, offered", [("sichuan/blog5", False), ("sichuan/points", False),
+                                          ("sichuan/app", True)])  # fmt: skip
+def test_a_passed_win_is_not_taken_on_a_later_discard_until_the_own_draw(rid, offered):
+    # F1 29: 在同一圈内，不能“弃先胡后” … 但是加番可以胡，自摸可以胡; F2 15 (10) 同一圈内，不能弃先
+    # 胡后，但是加分可以胡; the app states no such rule.  Seat 2 waits on 2p / 5p (平胡 either way),
+    # passes the dealer's 5p; seat 1 then throws 2p; after seat 2's own draw, seat 3 throws 2p.
+    hands = {
+        0: "5555p 8p 1s 3s 4s 6s 7s 9s 3s 6s 9s",
+        1: "1s 2s 4s 5s 7s 8s 1p 3p 4p 6p 7p 2p 2p",
+        2: "111m 555m 888m 99p 34p",
+        3: "2p 9p 2m 3m 4m 6m 7m 9m 2s 5s 8s 3s 6s",
+    }
+    game = rigged(load(rid), hands, draws="8s 7s 8s")
+    game.apply(Action("discard", tile("5p")))
+    assert game.to_move() == 2 and Action("win", tile("5p")) in game.legal_actions(2)
+    game.apply(PASS, 2)
+    game.apply(Action("discard", tile("2p")), 1)
+    assert (game.phase == "claim" and game.to_move() == 2) is offered
+    if offered:
+        game.apply(PASS, 2)
+    assert game.to_move() == 2 and game.phase == "turn"  # seat 2 draws: the lock ends
+    game.apply(Action("discard", tile("7s")), 2)
+    game.apply(Action("discard", tile("2p")), 3)
+    assert Action("win", tile("2p")) in game.legal_actions(2)
+
+
+def test_an_added_kong_may_be_robbed_and_pays_no_kong_money():
+    # F1 38: 抢杠胡，即在他人杠时抢牌胡 …（抢杠只能抢明杠，不得抢暗杠。）;
+    # F1 65: 抢杠 … 补杠的牌正好让其它玩家胡牌; F2 31: 玩家面下杠时，他家可以抢杠而胡，刮风下雨无效.
+    hands = {
+        0: "7p 222s 234p 567m 999s 4s",
+        1: "77p 135m 468s 1p 3p 5p 9p 9m",
+        3: "123m 456m 789m 99m 68p",
+    }
+    game = rigged(load("sichuan/blog5"), hands, draws="1s 3s 5s 7p")
+    game.apply(Action("discard", tile("7p")))
+    while game.phase == "claim":  # seat 1 pungs; seat 3 could win on it and passes
+        seat = game.to_move()
+        game.apply(Action("pung", tile("7p")) if seat == 1 else PASS, seat)
+    game.apply(Action("discard", tile("9p")), 1)
+    drive(game, until=lambda g: g.to_move() == 1 and g.phase == "turn")
+    assert game.drawn == tile("7p")
+    mark = len(game.events)
+    game.apply(next(a for a in game.legal_actions(1) if a.kind == "kong"), 1)
+    assert game.phase == "claim" and game.to_move() == 3
+    game.apply(Action("win", tile("7p")), 3)
+    win = wins(game)[0]
+    assert win["context"] == ["robbing_kong"] and win["from"] == 1
+    assert "qianggang" in hand_ids(win)
+    assert [p[:2] for p in payments(game, mark)] == [(1, 3)]  # the win only: no 刮风
+
+
+def test_a_concealed_kong_cannot_be_robbed():
+    # F1 38: 抢杠只能抢明杠，不得抢暗杠.  Seat 3 waits on 7p; seat 1 makes a kong of four 7p.
+    hands = {1: "7777p 135m 468s 1p 3p 5p", 3: "123m 456m 789m 99m 68p"}
+    game = rigged(load("sichuan/blog5"), hands, draws="9s")
+    drive(game, until=lambda g: g.to_move() == 1 and g.phase == "turn")
+    game.apply(next(a for a in game.legal_actions(1) if a.kind == "kong"), 1)
+    assert game.phase == "turn" and game.to_move() == 1  # no claim round: the replacement
+    assert [e["type"] for e in game.events[-6:]].count("replacement") == 1
+
+
+@pytest.mark.parametrize(
+    "rid, winners, next_dealer",
+    [
+        ("sichuan/points", [1], 1),  # F2 13 (2) 本盘胡牌者为下一盘的庄家
+        ("sichuan/points", [1, 2], 0),  # F2 13 (7) 一炮点两家以上 … 点炮者为下一盘的庄家
+        ("sichuan/blog5", [1, 2], 0),  # F1 22 一炮点两家以上 … 点炮者为下一盘的庄家
+    ],
+)
+def test_the_next_dealer_is_the_winner_or_after_several_the_discarder(rid, winners, next_dealer):
+    game = rigged(load(rid), PIG_HANDS)
+    game.apply(Action("discard", tile("9p")))
+    for seat in (1, 2):
+        game.apply(Action("win", tile("9p")) if seat in winners else PASS, seat)
+    assert wins(game)[0]["seats"] == winners
+    if rid == "sichuan/points":  # F2 13 (2): the first win ends the hand (no 血战)
+        assert game.is_over() and game.result().reason == "win"
+    drive(game)
+    assert game.result().next_dealer == next_dealer
+
+
+@pytest.mark.parametrize("rid", SICHUAN)
+def test_a_hand_nobody_wins_keeps_its_dealer(rid):
+    # F1 26: 如果四家都没胡牌的黄庄，下一局的庄家为再上一局的庄家 (C-34: the same dealer);
+    # F2 15 (8) 庄家为上局的庄家; F2 33 特点 9 流局则连庄.
+    hands = {
+        2: FAR_DEALER,
+        1: "123p 456p 789p 234m 1m",
+        0: "3s 6s 9s 3s 6s 9s 1p 4p 7p 3p 6p 9p 5s",
+        3: "1111s 2s 5s 8s 1m 2m 3m 4m 6m 7m",
+    }
+    game = rigged(load(rid), hands, dealer=2)
+    hands_far = [s for s in range(4) if s != 1]
+    far(game, *hands_far)
+    drive(game, until=lambda g: False)
+    assert game.result().reason == "wall" and game.result().winners == ()
+    assert game.result().next_dealer == 2
+
+
+def test_the_void_suit_declared_is_discarded_first_and_blocks_a_win():
+    # RULES.md §4 Sichuan 定缺 (an app option, off in every text): the declared suit goes first,
+    # and no win while any of it is held.
+    app = load("sichuan/app", settings=["dingque=true"])
+    hands = {
+        0: FAR_DEALER,
+        1: "123m 456m 789m 111s 2m",
+        2: "1p 2s 3s 4s 5s 6s 7s 8s 9s 2p 3p 9m 9m",
+    }
+    game = rigged(app, hands)
+    choice = {0: "s", 1: "p", 2: "m", 3: "s"}
+    while game.phase == "void":
+        seat = game.to_move()
+        game.apply(Action("void", option=choice[seat]), seat)
+    assert game.observation(1)["void"] == (2, 1, 0, 2)
+    game.apply(Action("discard", tile("2m")), 0)
+    assert Action("win", tile("2m")) in game.legal_actions(1)  # seat 1 holds no 筒
+    game.apply(PASS, 1)
+    drive(game, until=lambda g: g.to_move() == 2 and g.phase == "turn")
+    assert {a.tile // 9 for a in game.legal_actions(2) if a.kind == "discard"} == {0}  # 万
+
+
+@pytest.mark.parametrize("rid, amount", [("sichuan/blog5", 2), ("sichuan/app", 12)])
+def test_kong_money_is_paid_at_once_by_the_players_still_in(rid, amount):
+    # F1 27: 下雨立刻收取其他未胡者每人2倍点数; F2 29–31: 下雨立刻收取其他未胡者2倍点数.  Seats 1
+    # and 2 have won on the dealer's 9p; seat 3 draws the fourth 5p and makes a concealed kong.
+    game = rigged(load(rid), PIG_HANDS, draws="5p")
+    game.apply(Action("discard", tile("9p")))
+    game.apply(Action("win", tile("9p")))
+    game.apply(Action("win", tile("9p")))
+    assert game.to_move() == 3 and game.drawn == tile("5p")
+    mark = len(game.events)
+    game.apply(Action("kong", tile("5p"), "shun" if rid.endswith("blog5") else "buzhang"), 3)
+    assert [p[:3] for p in payments(game, mark)] == [(0, 3, amount)]
