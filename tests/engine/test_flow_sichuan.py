@@ -475,3 +475,47 @@ def test_kong_money_is_paid_at_once_by_the_players_still_in(rid, amount):
     mark = len(game.events)
     game.apply(Action("kong", tile("5p"), "shun" if rid.endswith("blog5") else "buzhang"), 3)
     assert [p[:3] for p in payments(game, mark)] == [(0, 3, amount)]
+
+
+@pytest.mark.parametrize("rid", SICHUAN)
+def test_a_win_on_a_discard_beats_a_pung_of_it(rid):
+    # F1 21–22 (碰, 杠, 胡 on any discard; the discarder pays) with claims.priority [win, kong,
+    # pung] (sichuan/base): seat 3 would pung the dealer's 9p, seat 1 wins on it.
+    hands = {
+        0: "9p 333m 147p 258m 369m 1m",
+        1: "123s 456s 789s 234s 9p",
+        3: "99p 11m 123s 456s 78s",
+    }
+    game = rigged(load(rid), hands)
+    game.apply(Action("discard", tile("9p")))
+    while game.phase == "claim":
+        seat = game.to_move()
+        game.apply({1: Action("win", tile("9p")), 3: Action("pung", tile("9p"))}[seat], seat)
+    assert wins(game)[0]["seats"] == [1] and wins(game)[0]["from"] == 0
+    assert game.players[3].melds == ()
+
+
+@pytest.mark.parametrize(
+    "rid, seat, hand_type",
+    [
+        # F2 41 六番: 天胡，庄家在第一次摸完牌后，就胡牌; 地胡，非庄家 … 第一轮摸牌后就胡牌
+        ("sichuan/app", 0, "tianhu"),
+        ("sichuan/app", 1, "dihu"),
+        # F2 9 8分 (1) 天胡 (2) 地胡
+        ("sichuan/points", 0, "tianhu"),
+        ("sichuan/points", 1, "dihu"),
+        # F1 54–55: 天胡 (可不兴此规则) … 地胡 … 就当正常胡牌算 — off by default (option tiandi)
+        ("sichuan/blog5", 0, "pinghu"),
+        ("sichuan/blog5", 1, "pinghu"),
+    ],
+)
+def test_a_self_drawn_win_in_the_first_go_around(rid, seat, hand_type):
+    # F1 22 自摸 … 另外三家输; F2 13 (5) 自摸牌 … 另外三家输; F2 35 自摸 … 未胡者输分.
+    complete = {0: "123m 456m 789m 123p 55p", 1: "123m 456m 789m 123p 5p"}[seat]
+    hands = {seat: complete, **({0: FAR_DEALER} if seat else {})}
+    game = rigged(load(rid), hands, draws="5p")
+    drive(game, when(seat, "win"), until=wins)
+    win = wins(game)[0]
+    assert win["seats"] == [seat] and win["from"] is None
+    assert hand_type in hand_ids(win)
+    assert {p[0] for p in payments(game)} == {0, 1, 2, 3} - {seat}
