@@ -89,20 +89,21 @@ REFUND_HANDS = {
 }
 
 
-def test_refund_returns_kong_money_to_a_payer_who_has_since_won():
+@pytest.mark.parametrize("rid, rain", [("sichuan/blog5", 2), ("sichuan/app", 12)])
+def test_refund_returns_kong_money_to_a_payer_who_has_since_won(rid, rain):
     # F1 27: 如果黄庄了，有杠牌的玩家还没有下窖，则必须退回全部刮风下雨所得 — all of it,
-    # so also what seat 1 paid before it won and left.
-    blog5 = load("sichuan/blog5")
-    game = rigged(blog5, REFUND_HANDS, draws="7s 7s 8s 9s 9m", dealer=0)
+    # so also what seat 1 paid before it won and left; F2 37: 刮风下雨的人若最后退税，则不再退给
+    # 已经逃跑的胡家 — a winner who stayed is paid back.
+    game = rigged(load(rid), REFUND_HANDS, draws="7s 7s 8s 9s 9m", dealer=0)
     far(game, 0, 2, 3)
     drive(game, first_of(when(3, "kong", "1s"), when(1, "win")), until=wins)
     assert wins(game)[0]["seats"] == [1] and wins(game)[0]["from"] == 0
-    rain = [p for p in payments(game) if p[3].startswith("下雨")]
-    assert [p[:3] for p in rain] == [(0, 3, 2), (1, 3, 2), (2, 3, 2)]
+    paid = [p[:3] for p in payments(game) if p[3].startswith("下雨")]
+    assert paid == [(0, 3, rain), (1, 3, rain), (2, 3, rain)]
     mark = len(game.events)
     drive(game)
     assert game.result().reason == "wall"
-    assert [p[:3] for p in payments(game, mark)] == [(3, 0, 2), (3, 1, 2), (3, 2, 2)]
+    assert [p[:3] for p in payments(game, mark)] == [(3, 0, rain), (3, 1, rain), (3, 2, rain)]
     assert all(p[3].startswith("退税") for p in payments(game, mark))
     assert sum(game.result().deltas) == 0
 
@@ -314,26 +315,28 @@ def test_no_chow_pung_and_kong_from_anyone_melds_shown(rid):
     assert game.observation(2)["melds"][1] == (("pung", tile("5m"), False),)
 
 
+@pytest.mark.parametrize("rid", SICHUAN)
 @pytest.mark.parametrize("suits, offered", [("123m 456m 789s 11s 23m", True),
                                             ("123m 456p 789s 11s 23m", False)])  # fmt: skip
-def test_a_win_must_lack_a_suit(suits, offered):
+def test_a_win_must_lack_a_suit(rid, suits, offered):
     # F1 19: 必须缺一门才能胡牌; F1 13 胡牌时手上最多有两门牌; F2 5 必须缺一门才能胡牌;
     # F2 27 特点 3 必须缺门可胡.
     hands = {0: "1m 1p 4p 7p 2p 5p 8p 9p 6p 3p 6p 9p 3p 5s", 1: suits}
-    game = rigged(load("sichuan/blog5"), hands)
+    game = rigged(load(rid), hands)
     game.apply(Action("discard", tile("1m")))
     assert (Action("win", tile("1m")) in game.legal_actions(game.to_move())) is offered
 
 
+@pytest.mark.parametrize("rid", SICHUAN)
 @pytest.mark.parametrize("where, forced", [("draws", False), ("last", True)])
-def test_a_win_in_the_last_four_tiles_must_be_taken(where, forced):
+def test_a_win_in_the_last_four_tiles_must_be_taken(rid, where, forced):
     # F1 25: 最后四张能胡必须胡; F2 15 (9) 最后四张牌，有能时必须胡牌; F2 27 特点 4 最后四张自动胡.
     # Seat 2 waits on 2p / 5p; the one 2p not in the dealer's hand comes early (a draw of its
     # own) or among the last three tiles (seat 1 draws and throws it).
     hands = dict(HAIDI_HANDS)
     hands[0] = "222p 5555p 8p 1s 3s 4s 6s 7s 9s"
     spot = {"draws": "7s 2p", "last": "2p 9s 9s"}[where]
-    game = rigged(load("sichuan/blog5"), hands, **{where: spot})
+    game = rigged(load(rid), hands, **{where: spot})
     far(game, 0, 1, 3)
     drive(game, until=lambda g: any(a.kind == "win" for a in g.legal_actions(g.to_move())))
     legal = game.legal_actions(2)
@@ -367,15 +370,21 @@ def test_a_passed_win_is_not_taken_on_a_later_discard_until_the_own_draw(rid, of
     assert Action("win", tile("2p")) in game.legal_actions(2)
 
 
-def test_an_added_kong_may_be_robbed_and_pays_no_kong_money():
-    # F1 38: 抢杠胡，即在他人杠时抢牌胡 …（抢杠只能抢明杠，不得抢暗杠。）;
+@pytest.mark.parametrize(
+    "rid, rob, added",
+    [("sichuan/blog5", True, 0), ("sichuan/points", True, 0), ("sichuan/app", True, 0),
+     ("sichuan/blog5", False, 1), ("sichuan/app", False, 6)],
+)  # fmt: skip
+def test_an_added_kong_may_be_robbed_and_pays_no_kong_money(rid, rob, added):
+    # F1 38: 抢杠胡，即在他人杠时抢牌胡 …（抢杠只能抢明杠，不得抢暗杠。）; F2 7 (2) 抢杠胡;
     # F1 65: 抢杠 … 补杠的牌正好让其它玩家胡牌; F2 31: 玩家面下杠时，他家可以抢杠而胡，刮风下雨无效.
+    # Unrobbed: F1 27 面下杠，收取其他未胡者1倍点数; F2 29 面下杠，立刻收取其他未胡者1倍点数.
     hands = {
         0: "7p 222s 234p 567m 999s 4s",
         1: "77p 135m 468s 1p 3p 5p 9p 9m",
         3: "123m 456m 789m 99m 68p",
     }
-    game = rigged(load("sichuan/blog5"), hands, draws="1s 3s 5s 7p")
+    game = rigged(load(rid), hands, draws="1s 3s 5s 7p")
     game.apply(Action("discard", tile("7p")))
     while game.phase == "claim":  # seat 1 pungs; seat 3 could win on it and passes
         seat = game.to_move()
@@ -386,10 +395,17 @@ def test_an_added_kong_may_be_robbed_and_pays_no_kong_money():
     mark = len(game.events)
     game.apply(next(a for a in game.legal_actions(1) if a.kind == "kong"), 1)
     assert game.phase == "claim" and game.to_move() == 3
+    if not rob:
+        game.apply(PASS, 3)
+        assert [p[:3] for p in payments(game, mark)] == [(0, 1, added), (2, 1, added),
+                                                         (3, 1, added)]  # fmt: skip
+        return
     game.apply(Action("win", tile("7p")), 3)
     win = wins(game)[0]
     assert win["context"] == ["robbing_kong"] and win["from"] == 1
-    assert "qianggang" in hand_ids(win)
+    assert rid == "sichuan/app" or {"qianggang", "qiangganghu"} & hand_ids(
+        win
+    )  # no add-on in the app
     assert [p[:2] for p in payments(game, mark)] == [(1, 3)]  # the win only: no 刮风
 
 
@@ -409,15 +425,17 @@ def test_a_concealed_kong_cannot_be_robbed():
         ("sichuan/points", [1], 1),  # F2 13 (2) 本盘胡牌者为下一盘的庄家
         ("sichuan/points", [1, 2], 0),  # F2 13 (7) 一炮点两家以上 … 点炮者为下一盘的庄家
         ("sichuan/blog5", [1, 2], 0),  # F1 22 一炮点两家以上 … 点炮者为下一盘的庄家
+        ("sichuan/blog5:putong", [1], 1),  # F1 60 本盘胡牌者为下一盘的庄家; F1 10 普通版
     ],
 )
 def test_the_next_dealer_is_the_winner_or_after_several_the_discarder(rid, winners, next_dealer):
-    game = rigged(load(rid), PIG_HANDS)
+    rid, _, preset = rid.partition(":")
+    game = rigged(load(rid, preset=preset or None), PIG_HANDS)
     game.apply(Action("discard", tile("9p")))
     for seat in (1, 2):
         game.apply(Action("win", tile("9p")) if seat in winners else PASS, seat)
     assert wins(game)[0]["seats"] == winners
-    if rid == "sichuan/points":  # F2 13 (2): the first win ends the hand (no 血战)
+    if rid == "sichuan/points" or preset:  # the first win ends the hand (no 血战)
         assert game.is_over() and game.result().reason == "win"
     drive(game)
     assert game.result().next_dealer == next_dealer
@@ -434,11 +452,17 @@ def test_a_hand_nobody_wins_keeps_its_dealer(rid):
         3: "1111s 2s 5s 8s 1m 2m 3m 4m 6m 7m",
     }
     game = rigged(load(rid), hands, dealer=2)
-    hands_far = [s for s in range(4) if s != 1]
-    far(game, *hands_far)
-    drive(game, until=lambda g: False)
+    far(game, 0, 2, 3)
+    mark = len(game.events)
+    drive(game)
     assert game.result().reason == "wall" and game.result().winners == ()
     assert game.result().next_dealer == 2
+    # seat 1 is ready (平胡 on 1m): the others pay it at the drawn end (F1 26 查窖; F2 15 (8)
+    # 流局时要查有无听牌; F2 31 查大叫), the least in blog5 and points, the most in the app
+    unit = {"sichuan/app": 6}.get(rid, 1)
+    assert [(a, b, n, why[:2]) for a, b, n, why in payments(game, mark)] == [
+        (0, 1, unit, "查叫"), (2, 1, unit, "查叫"), (3, 1, unit, "查叫"),
+    ]  # fmt: skip
 
 
 def test_the_void_suit_declared_is_discarded_first_and_blocks_a_win():
@@ -493,6 +517,8 @@ def test_a_win_on_a_discard_beats_a_pung_of_it(rid):
         game.apply({1: Action("win", tile("9p")), 3: Action("pung", tile("9p"))}[seat], seat)
     assert wins(game)[0]["seats"] == [1] and wins(game)[0]["from"] == 0
     assert game.players[3].melds == ()
+    # F1 22 谁点炮谁负责; F2 13 (6) 点炮者输点，与他人无关; F2 35 点胡，点炮者输分
+    assert {p[:2] for p in payments(game)} == {(0, 1)}
 
 
 @pytest.mark.parametrize(
@@ -519,3 +545,17 @@ def test_a_self_drawn_win_in_the_first_go_around(rid, seat, hand_type):
     assert win["seats"] == [seat] and win["from"] is None
     assert hand_type in hand_ids(win)
     assert {p[0] for p in payments(game)} == {0, 1, 2, 3} - {seat}
+
+
+def test_a_pung_with_three_held_keeps_a_tile_for_an_added_kong_later():
+    # F1 70–71: 其次要考虑是否值得先碰牌，然后回头再面下杠 … 如果先碰了，留下手上一张，等下窖以后 …
+    # 去面下杠: seat 1 holds three 7p, pungs the dealer's 7p and may add the fourth on a later turn.
+    hands = {0: "7p 1p 4p 2p 5p 8p 9p 1m 4m 7m 2m 5m 8m 9m", 1: "777p 135m 468m 1p 3p 5p 9p"}
+    game = rigged(load("sichuan/blog5"), hands, draws="9s 9s 9s 1s")
+    game.apply(Action("discard", tile("7p")))
+    assert Action("kong", tile("7p"), "shun") in game.legal_actions(1)  # 直杠 offered too
+    game.apply(Action("pung", tile("7p")), 1)
+    game.apply(Action("discard", tile("9p")), 1)
+    drive(game, until=lambda g: g.to_move() == 1 and g.phase == "turn")
+    assert game.drawn == tile("1s")
+    assert Action("kong", tile("7p"), "shun") in game.legal_actions(1)
