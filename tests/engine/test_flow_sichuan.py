@@ -108,8 +108,10 @@ def test_refund_returns_kong_money_to_a_payer_who_has_since_won(rid, rain):
     assert sum(game.result().deltas) == 0
 
 
-@pytest.mark.parametrize("rid, preset", [("sichuan/app", None), ("sichuan/blog5", "app_like")])
-def test_transferred_kong_money_is_not_refunded_again(rid, preset):
+@pytest.mark.parametrize(
+    "rid, preset, wind", [("sichuan/app", None, 6), ("sichuan/blog5", "app_like", 2)]
+)
+def test_transferred_kong_money_is_not_refunded_again(rid, preset, wind):
     # F2 35: 如果为杠上炮，还要将刚才所杠牌所得，转给胡牌家; F2 31: 没听牌的玩家 …
     # 退回所有刮风下雨所得 — the kong money went to the winner: seat 3 has none left to return.
     ruleset = load(rid, preset=preset)
@@ -121,10 +123,10 @@ def test_transferred_kong_money_is_not_refunded_again(rid, preset):
     drive(game, first_of(when(3, "kong", "1s"), when(1, "win")), until=wins)
     win = wins(game)[0]
     assert win["seats"] == [1] and win["from"] == 3 and "kong_discard" in win["context"]
-    wind = [p for p in payments(game) if p[3].startswith("刮风")]
+    # F2 29 直杠，立刻收取引杠者1倍点数 (F1 27: 2倍)
+    assert [p[:3] for p in payments(game) if p[3].startswith("刮风")] == [(2, 3, wind)]
     transferred = [p for p in payments(game) if p[3] == "kong money transferred"]
-    assert [p[:2] for p in wind] == [(2, 3)]
-    assert [p[:3] for p in transferred] == [(3, 1, wind[0][2])]
+    assert [p[:3] for p in transferred] == [(3, 1, wind)]
     mark = len(game.events)
     drive(game)
     assert game.result().reason == "wall"
@@ -373,12 +375,13 @@ def test_a_passed_win_is_not_taken_on_a_later_discard_until_the_own_draw(rid, of
 @pytest.mark.parametrize(
     "rid, rob, added",
     [("sichuan/blog5", True, 0), ("sichuan/points", True, 0), ("sichuan/app", True, 0),
-     ("sichuan/blog5", False, 1), ("sichuan/app", False, 6)],
+     ("sichuan/blog5", False, 1), ("sichuan/app", False, 6), ("sichuan/points", False, 0)],
 )  # fmt: skip
 def test_an_added_kong_may_be_robbed_and_pays_no_kong_money(rid, rob, added):
     # F1 38: 抢杠胡，即在他人杠时抢牌胡 …（抢杠只能抢明杠，不得抢暗杠。）; F2 7 (2) 抢杠胡;
     # F1 65: 抢杠 … 补杠的牌正好让其它玩家胡牌; F2 31: 玩家面下杠时，他家可以抢杠而胡，刮风下雨无效.
-    # Unrobbed: F1 27 面下杠，收取其他未胡者1倍点数; F2 29 面下杠，立刻收取其他未胡者1倍点数.
+    # Unrobbed: F1 27 面下杠，收取其他未胡者1倍点数; F2 29 面下杠，立刻收取其他未胡者1倍点数; the
+    # points text pays kongs only as 加分 on a win (F2 9 每有一杠加1分): no kong money.
     hands = {
         0: "7p 222s 234p 567m 999s 4s",
         1: "77p 135m 468s 1p 3p 5p 9p 9m",
@@ -397,8 +400,8 @@ def test_an_added_kong_may_be_robbed_and_pays_no_kong_money(rid, rob, added):
     assert game.phase == "claim" and game.to_move() == 3
     if not rob:
         game.apply(PASS, 3)
-        assert [p[:3] for p in payments(game, mark)] == [(0, 1, added), (2, 1, added),
-                                                         (3, 1, added)]  # fmt: skip
+        expected = [(seat, 1, added) for seat in (0, 2, 3)] if added else []
+        assert [p[:3] for p in payments(game, mark)] == expected
         return
     game.apply(Action("win", tile("7p")), 3)
     win = wins(game)[0]
