@@ -266,6 +266,7 @@ def test_a_win_on_the_replacement_after_a_kong_on_a_discard(rid, setting, payers
     game.apply(Action("win", tile("2s")), 1)
     win = wins(game)[0]
     assert win["context"] == ["kong_draw"] and "gangshanghua" in hand_ids(win)
+    assert game.observation(2)["won"][1] == (tile("2s"),)  # shown to the others (F1 14)
     assert win["from"] == (None if payers != {0} else 0)
     assert {p[0] for p in payments(game, mark)} == payers
 
@@ -406,6 +407,7 @@ def test_an_added_kong_may_be_robbed_and_pays_no_kong_money(rid, rob, added):
     game.apply(Action("win", tile("7p")), 3)
     win = wins(game)[0]
     assert win["context"] == ["robbing_kong"] and win["from"] == 1
+    assert game.observation(0)["won"][3] == (tile("7p"),)  # the robbed tile is shown (F1 14)
     assert rid == "sichuan/app" or {"qianggang", "qiangganghu"} & hand_ids(
         win
     )  # no add-on in the app
