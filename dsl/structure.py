@@ -1277,6 +1277,14 @@ STRUCTURE = Record(
                 "If the taker cannot win but another can, the taker pays as discarder.",
                 default=False,
             ),
+            Field(
+                "kong_draws",
+                Bool(),
+                "A kong's replacement drawn from the last tile(s) is a last tile too: a win "
+                "on it, or on the discard after it, is won on the last tile.",
+                default=False,
+                zh="杠后海底",
+            ),
             zh="海底",
         ),
         "The wall's end.",
@@ -1449,6 +1457,13 @@ STRUCTURE = Record(
                 Record(
                     "查叫: players not ready pay the ready ones.",
                     *SETTLEMENT_CHECK.fields.values(),
+                    Field(
+                        "flower_pigs_pay",
+                        Bool(),
+                        "Whether a flower pig (花猪), never ready, pays it too.",
+                        default=True,
+                        zh="花猪也赔",
+                    ),
                     cited=False,
                     zh="查叫",
                 ),
@@ -1469,7 +1484,8 @@ STRUCTURE = Record(
             Field(
                 "refund",
                 Bool(),
-                "退税: kong money is returned by a player not ready at the end.",
+                "退税: a player not ready at the end returns its kong money to those who "
+                "paid it (players who won since included; money moved on by 呼叫转移 is gone).",
                 default=False,
                 zh="退税",
             ),

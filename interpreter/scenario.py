@@ -63,6 +63,8 @@ class Kong:
     seat: int
     kind: str
     provider: int | None
+    in_game: frozenset[int] | None = None
+    """Seats still in when the kong was made, who paid its money (None: the scenario's)."""
 
 
 @dataclass(frozen=True)

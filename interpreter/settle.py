@@ -374,7 +374,7 @@ def _kong_payments(ruleset: Ruleset, scenario: Scenario, kong: Kong) -> list[Pay
     situation = _table(
         scenario,
         ruleset.option_values,
-        players_in_game=scenario.in_game,
+        players_in_game=scenario.in_game if kong.in_game is None else kong.in_game,
         kong_seat=kong.seat,
         provider=kong.provider,
     )
@@ -438,7 +438,8 @@ def _end_of_wall(
                     made.append(Payment(pig, payee, amount, ("花猪: holds every suit",)))
     check = rules.get("ready_check") or {}
     if check.get("enabled") and ready:
-        for payer in sorted(still_in - set(ready)):
+        exempt = set(ready) if check.get("flower_pigs_pay", True) else set(ready) | pigs
+        for payer in sorted(still_in - exempt):
             for payee in sorted(ready):
                 one = replace(base, payer=payer, payee=payee)
                 amount = _end_amount(ruleset, end, check, one, ready[payee])

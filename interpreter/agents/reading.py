@@ -63,6 +63,9 @@ class View:
                         visible[t] += 1
         for t in obs.get("kong_tiles", ()):
             visible[t] += 1
+        for tiles in obs.get("won", ()):
+            for t in tiles:
+                visible[t] += 1
         melds = tuple(HandMeld(k, t, c) for k, t, c in obs["melds"][seat])
         return cls(
             seat,

@@ -111,6 +111,7 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         self.offer_passes = 0
         self.birds_taken: list[Tile] = []
         self.kongs: list[Kong] = []
+        """Kongs made whose money their maker still holds (for transfers and refunds)."""
         self.reason = ""
         self.next_dealer = dealer
         """Who deals the next hand, worked out when the hand ends."""

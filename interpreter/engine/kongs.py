@@ -92,7 +92,7 @@ class Kongs(_Base):
 
     def _complete_kong(self, seat: int, kind: str, provider: int | None, option: str) -> None:
         self.round = None
-        kong = Kong(seat, kind, provider)
+        kong = Kong(seat, kind, provider, self.in_game_seats)
         self.kongs.append(kong)
         if self.rules.kong_payments:
             self._record(settle(self.ruleset, self._scenario((), (), kongs=(kong,))))
@@ -107,6 +107,8 @@ class Kongs(_Base):
             return
         dice: list[int] = []
         tiles: list[Tile] = []
+        last = self.rules.last_kong_draws and w.drawable <= self.rules.last_tiles
+        context = frozenset(("kong_draw", "last_tile")) if last else frozenset(("kong_draw",))
         if rep.source == "front":
             tiles = [w.draw_front() for _ in range(min(rep.tiles, w.drawable))]
         elif rep.source == "tail":
@@ -133,6 +135,8 @@ class Kongs(_Base):
         self._emit(
             "replacement", seat=seat, method=name, tiles=[_NAME(t) for t in tiles], dice=dice
         )
+        if last:
+            self.last_drawn.extend(tiles)
         self.after_kong = True
         self.kong_provider = provider
         self.kong_self_draw = rep.self_draw or provider is None
@@ -146,12 +150,12 @@ class Kongs(_Base):
         elif rep.into_hand:
             p.add(tiles[0])
             self.drawn = tiles[0]
-            self.draw_ctx = frozenset(("kong_draw",))
+            self.draw_ctx = context
             self.phase = "turn"
         else:
             self.kong_tiles = list(tiles)
             self.drawn = None
-            self.draw_ctx = frozenset(("kong_draw",))
+            self.draw_ctx = context
             self.phase = "kong_tiles"
 
     def _do_kong_tiles(self, seat: int, action: Action) -> None:

@@ -126,6 +126,7 @@ FIELDS: dict[str, Callable[[Game, int], Any]] = {
     "melds": _melds,
     "discards": lambda g, s: tuple(tuple(q.discards) for q in g.players),
     "rivers": _rivers,
+    "won": lambda g, s: tuple(tuple(q.won) for q in g.players),
     "wall": lambda g, s: g.wall.drawable,
     "in_game": lambda g, s: tuple(q.in_game for q in g.players),
     "void": _void,

@@ -176,6 +176,7 @@ class Rules:
         self.offered_to = wall_end.get("offered_to", "all")
         self.tiles_per_taker = int(wall_end.get("tiles_per_taker", 1))
         self.taker_pays = bool(wall_end.get("taker_pays_if_robbed", False))
+        self.last_kong_draws = self.last_tiles > 0 and bool(wall_end.get("kong_draws", False))
         self.mode = (rs.get("game_end") or {}).get("mode", "first_win")
         self.min_value = int((rs.get("scoring") or {}).get("min_value", 0))
         birds = rs.get("birds") or {}
@@ -189,6 +190,8 @@ class Rules:
         checks = (settlement.get("ready_check") or {}, settlement.get("flower_pig") or {})
         self.end_checks = bool(settlement.get("refund") or any(c.get("enabled") for c in checks))
         """Whether a drawn end has checks (查叫, 花猪, 退税)."""
+        self.transfer = bool(settlement.get("transfer"))
+        """Whether a win on a kong's discard takes that kong's money (呼叫转移)."""
         self.opening_hands = bool((rs.get("opening_hands") or {}).get("allowed", False))
         hands: Mapping[str, Any] = rs.get("hands") or {}
         self.shape_free = tuple(

@@ -113,7 +113,9 @@ class WallEnd(_Base):
     def _end_of_wall(self) -> None:
         """The wall ran out with players still in: the ruleset's end checks (查叫, 花猪, 退税).
 
-        The kongs of the players still in go with it as already paid, for the refunds.
+        The kongs of the players still in go with it as already paid (by the seats in the
+        hand when each was made, winners since included), for the refunds; a kong whose money
+        went to a winner (呼叫转移) is no longer among them.
         """
         if not self.rules.end_checks:
             return

@@ -217,6 +217,8 @@ class Wins(_Base):
             k for k in self.kongs[-1:] if "kong_discard" in context and k.seat == discarder
         )
         settlement = settle(self.ruleset, self._scenario(tuple(wins), birds, paid_kongs=last_kong))
+        if last_kong and r.transfer:  # its money has gone to the winner: nothing left to refund
+            self.kongs.pop()
         apart = {}
         if seat_tiles and any(won != tiles for won in seat_tiles.values()):
             apart = {"seat_tiles": {str(s): [_NAME(t) for t in seat_tiles[s]] for s in winners}}
