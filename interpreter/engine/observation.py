@@ -65,6 +65,8 @@ def _rivers(game: Game, seat: int) -> tuple[tuple[tuple[int, int | None], ...], 
             rivers[event["seat"]].append(last)
         elif kind == "claim":
             last[1] = event["seat"]
+        elif kind == "kong":  # a win now is on the kong's tile (robbed), not a river's
+            last = [None, None]
         elif (
             kind == "win"
             and event["from"] is not None

@@ -123,6 +123,9 @@ def test_a_robbed_buzhang_is_a_plain_win_paid_by_the_kong_er(changsha):
     assert hand_ids(win) == {"pinghu"}
     assert win_payers(game) == {(0, 1)}
     assert game.census() == Counter(game.rules.all_tiles)
+    # The robbed tile never lay in a river: the last discard before the kong (seat 3's 7p)
+    # is still there.
+    assert game.observation(2)["rivers"][3][-1] == (tile("7p"), None)
 
 
 def test_a_robbed_kaigang_is_qianggang(changsha):
