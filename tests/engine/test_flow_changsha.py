@@ -232,30 +232,35 @@ def test_full2007_kaigang_rerolls_when_the_top_tile_is_gone():
 
 # --- 9. robbing a kong made on a discard ------------------------------------------------------
 
-ROB_EXPOSED = {1: "999p 123m 456m 55s 78s", 2: "78p 111m 333m 444s 66s"}
-"""Seat 1 holds three 9p and is ready; seat 2 wins on 9p only with a 佯将 pair (66s)."""
+KONG_ER = "999p 123m 456m 55s 78s"
+"""Seat 1 holds three 9p and is ready (平胡 on 6s or 9s)."""
+ROBBER = "78p 111m 333m 444s 66s"
+"""Wins on 9p only with a 佯将 pair (66s): no 平胡 on the discard, 抢杠 once the dice land."""
 
 
-def _kong_on_a_discard(ruleset, option):
-    game = rigged(ruleset, ROB_EXPOSED, draws="9m 9m 9p")
+def _kong_on_a_discard(ruleset, option, robber=2):
+    """Seat 3 draws and discards 9p; seat 1 kongs it by ``option``."""
+    game = rigged(ruleset, {1: KONG_ER, robber: ROBBER}, draws="9m 9m 9p")
     follow(game, {}, lambda g: g.phase == "claim" and g.round.tile == tile("9p"))
-    assert game.round.discarder == 3 and 2 not in game.round.options  # no 平胡 on 9p
+    assert game.round.discarder == 3 and robber not in game.round.options  # no 平胡 on 9p
     follow(game, {1: [Action("kong", tile("9p"), option)]}, lambda g: g.round is None
            or g.round.discarder != 3)  # fmt: skip
     return game
 
 
-def test_a_kong_on_a_discard_is_robbed_after_the_kaigang_dice(changsha):
+@pytest.mark.parametrize("robber", [2, 3])
+def test_a_kong_on_a_discard_is_robbed_after_the_kaigang_dice(changsha, robber):
     """F1 104 「玩家B打出第四张，这时A开杠，当骰子落下后，C宣布胡开杠的牌，算A被抢杠」; F0 333
-    「如果第二家手中用一对佯将做将牌时如若可以胡牌的话，也可以抢杠，仍算第一家被抢杠」."""
-    game = _kong_on_a_discard(changsha, "kaigang")
-    assert game.phase == "claim" and game.to_move() == 2
+    「如果第二家手中用一对佯将做将牌时如若可以胡牌的话，也可以抢杠，仍算第一家被抢杠」: the
+    discarder (seat 3) may rob it too."""
+    game = _kong_on_a_discard(changsha, "kaigang", robber)
+    assert game.phase == "claim" and game.to_move() == robber
     assert not [e for e in game.events if e["type"] == "replacement"]
-    game.apply(Action("win", tile("9p")), 2)
+    game.apply(Action("win", tile("9p")), robber)
     win = last_event(game, "win")
     assert win["context"] == ["robbing_kong"] and win["from"] == 1
     assert "qianggang" in hand_ids(win)
-    assert win_payers(game) == {(1, 2)}
+    assert win_payers(game) == {(1, robber)}
     assert [m.kind for m in game.players[1].melds] == ["pung"]
     assert game.census() == Counter(game.rules.all_tiles)
 
