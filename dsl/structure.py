@@ -836,8 +836,9 @@ REPLACEMENT = Record(
     ),
     Field(
         "order",
-        Choice("top_then_bottom", "bottom_then_top"),
-        "Which tile of a stack first.",
+        Choice("top_then_bottom", "bottom_then_top", "top_only"),
+        "Which tile of a stack first; top_only: the top tile only, a stack without it is "
+        "missing (when_missing).",
         default="top_then_bottom",
     ),
     Field(
@@ -850,7 +851,7 @@ REPLACEMENT = Record(
     Field(
         "when_missing",
         Choice("reroll", "lower_tile", "last_stack", "none"),
-        "If the chosen stack is gone or too far.",
+        "If the chosen stack is gone, too far, or lacks its top tile (order: top_only).",
         default="reroll",
     ),
     Field("tiles", Int(1, 4), "How many tiles are drawn.", default=1, zh="张数"),
@@ -899,6 +900,14 @@ REPLACEMENT = Record(
         "min_wall", Int(0, 200), "Not allowed when this many tiles or fewer are left.", default=0
     ),
     Field("counts_as_self_draw", Bool(), "A win on these tiles is a self-draw.", default=True),
+    Field(
+        "counts_as_kong",
+        Bool(),
+        "Wins it leads to are kong wins: kong_draw on its tiles, kong_discard on the discard "
+        "after them, robbing_kong on the kong; false: a plain draw, discard and discard win "
+        "(补张胡牌算自摸).",
+        default=True,
+    ),
 )
 
 KONG_PAYMENT = Record(
@@ -1140,7 +1149,11 @@ STRUCTURE = Record(
                 "concealed_shown", Bool(), "A concealed kong (暗杠) is shown face up.", default=True
             ),
             Field(
-                "rob_exposed", Bool(), "A kong on a discard may be robbed (抢杠).", default=False
+                "rob_exposed",
+                Bool(),
+                "A kong on a discard may be robbed (抢杠) before its replacement is drawn, "
+                "when the replacement counts_as_kong (else the discard itself was open to a win).",
+                default=False,
             ),
             Field(
                 "rob_added",
@@ -1150,6 +1163,13 @@ STRUCTURE = Record(
                 zh="抢杠",
             ),
             Field("rob_concealed", Bool(), "A concealed kong may be robbed.", default=False),
+            Field(
+                "after_claim",
+                Bool(),
+                "Right after a chow or pung the player may declare a concealed or added kong "
+                "before discarding (吃碰后补张/开杠); else only after a draw.",
+                default=False,
+            ),
             Field(
                 "replacement",
                 Entries(REPLACEMENT, "replacement"),

@@ -205,15 +205,21 @@ IN_GAME = (
 HOW_WON = (
     NameEntry("self_draw", BOOL, "won on the player's own draw (自摸)", _flag("self_draw")),
     NameEntry(
-        "kong_draw", BOOL, "won on the replacement draw after a kong (杠上)", _flag("kong_draw")
+        "kong_draw",
+        BOOL,
+        "won on the replacement draw after a kong (杠上), by a replacement counting as a kong",
+        _flag("kong_draw"),
     ),
     NameEntry(
-        "kong_discard", BOOL, "won on a discard made right after a kong", _flag("kong_discard")
+        "kong_discard",
+        BOOL,
+        "won on a discard made right after such a kong draw",
+        _flag("kong_discard"),
     ),
     NameEntry(
         "robbing_kong",
         BOOL,
-        "won on a tile added to a pung to make a kong (抢杠)",
+        "won on the tile of a kong being made (抢杠), by a replacement counting as a kong",
         _flag("robbing_kong"),
     ),
     NameEntry("last_tile", BOOL, "won on the last tile of the wall (海底)", _flag("last_tile")),

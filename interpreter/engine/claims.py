@@ -187,7 +187,9 @@ class Claims(_Base):
             keys = shapes.add_tile(p.keys, tile, -3)
             acts.extend(
                 Action("kong", tile, name)
-                for name in self._replacements_for(seat, keys, len(p.melds) + 1)
+                for name in self._replacements_for(
+                    seat, keys, (*p.melds, HandMeld("kong", tile, False))
+                )
             )
         if n >= 2 and "pung" in kinds and self._claim_allowed("pung", seat, discarder, tile):
             acts.append(Action("pung", tile))
@@ -263,8 +265,8 @@ class Claims(_Base):
             order = self.orders[discarder]
             self._start_turn(order[0] if len(self.in_game_seats) > 1 else discarder)
         elif then == "rob":
-            seat, _, option, kind = data
-            self._complete_kong(seat, kind, None, option)
+            seat, _, option, kind, provider = data
+            self._complete_kong(seat, kind, provider, option)
         elif then == "last":
             self._next_offer(discarder)
         elif then == "kong_tile":
@@ -303,7 +305,8 @@ class Claims(_Base):
             self._emit(
                 "kong", seat=seat, kind="direct", tile=_NAME(tile), **{"from": rnd.discarder}
             )
-            self._complete_kong(seat, "direct", rnd.discarder, action.option)
+            rob = self.rules.rob_exposed
+            self._rob_or_complete(seat, tile, "direct", rnd.discarder, action.option, rob)
             return
         self.phase = "turn"
 

@@ -265,6 +265,8 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
                     return actions
             if r.kongs_allowed:
                 actions.extend(self._self_kongs(seat, drawn))
+        elif r.kong_after_claim and r.kongs_allowed:  # right after a chow or pung
+            actions.extend(self._self_kongs(seat, None))
         counts = p.counts
         if p.locked and drawn is not None:
             actions.append(DISCARDS[drawn])

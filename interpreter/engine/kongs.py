@@ -4,14 +4,17 @@ tile into the hand, or several shown apart and discarded when unused)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from dsl.situation import HandMeld
 from interpreter import shapes
 from interpreter.engine.actions import Action
+from interpreter.engine.rules import Replacement
 from interpreter.engine.state import EMPTY, tile_name
 from interpreter.scenario import Kong
 from interpreter.settle import settle
+from interpreter.suit_tables import counts_of
 from interpreter.tiles import RANKS, Tile
 
 if TYPE_CHECKING:
@@ -22,27 +25,57 @@ else:
     _Base = object
 
 _NAME = tile_name
+_CONTEXTS = {name: frozenset((name,)) for name in ("kong_draw", "kong_discard", "robbing_kong")}
+_LAST = frozenset(("last_tile",))
+
+
+def kong_context(rep: Replacement | None, name: str) -> frozenset[str]:
+    """``{name}`` for a win that ``rep`` makes a kong win (杠上花, 杠上炮, 抢杠), else none."""
+    return _CONTEXTS[name] if rep is None or rep.counts_as_kong else EMPTY
 
 
 class Kongs(_Base):
     """Kongs and replacement draws (a part of :class:`Game`)."""
 
-    def _replacements_for(self, seat: int, keys: tuple[int, ...], melds: int) -> list[str]:
+    def _replacements_for(
+        self, seat: int, keys: tuple[int, ...], melds: tuple[HandMeld, ...]
+    ) -> list[str]:
+        """The replacement draws open to ``seat`` after a kong that leaves it ``keys`` and
+        ``melds``."""
         left = self.wall.drawable
-        names = []
-        ready: bool | None = None
-        for rep in self.rules.replacements:
-            if left <= rep.min_wall or left == 0:
-                continue
-            if rep.requires_ready:
-                if ready is None:
-                    ready = shapes.shanten(keys, melds, None) == 0
-                if not ready:
-                    continue
-            names.append(rep.name)
-        return names
+        return [
+            rep.name
+            for rep in self.rules.replacements
+            if left > rep.min_wall
+            and left
+            and (not rep.requires_ready or self._ready(seat, keys, melds, rep))
+        ]
 
-    def _self_kongs(self, seat: int, drawn: Tile) -> list[Action]:
+    def _ready(
+        self, seat: int, keys: tuple[int, ...], melds: tuple[HandMeld, ...], rep: Replacement
+    ) -> bool:
+        """Ready (听牌) for ``rep``: some tile it may draw makes a winning hand of the
+        ruleset, as a win on that draw (a wait of a shape-free hand type counts, and so does
+        a pair only a kong win allows)."""
+        r = self.rules
+        if not r.may_win_with_one_more(keys, melds):
+            return False
+        held = Counter(t for m in melds for t in m.tiles)
+        context = kong_context(rep, "kong_draw")
+        for suit in r.suits:
+            ranks = counts_of(keys[suit])
+            for rank in range(r.ranks):
+                t = suit * RANKS + rank
+                if ranks[rank] + held[t] >= r.copies:
+                    continue  # no copy of it left to draw
+                full = shapes.add_tile(keys, t)
+                if self._value_of(seat, full, melds, t, None, context, False) is not None:
+                    return True
+        return False
+
+    def _self_kongs(self, seat: int, drawn: Tile | None) -> list[Action]:
+        """The kongs ``seat`` may declare in its turn, after drawing ``drawn`` (or None:
+        right after a chow or pung)."""
         p = self.players[seat]
         counts = p.counts
         pungs = {m.tile for m in p.melds if m.kind == "pung" and counts[m.tile]} if p.melds else ()
@@ -57,9 +90,14 @@ class Kongs(_Base):
             if p.void is not None and t // RANKS == p.void:
                 continue
             if n == 4:
-                keys, melds = shapes.add_tile(p.keys, t, -4), len(p.melds) + 1
+                keys = shapes.add_tile(p.keys, t, -4)
+                melds = (*p.melds, HandMeld("kong", t, True))
             else:
-                keys, melds = shapes.add_tile(p.keys, t, -1), len(p.melds)
+                keys = shapes.add_tile(p.keys, t, -1)
+                melds = tuple(
+                    HandMeld("kong", t, False) if m.kind == "pung" and m.tile == t else m
+                    for m in p.melds
+                )
             found.extend(
                 Action("kong", t, name) for name in self._replacements_for(seat, keys, melds)
             )
@@ -84,11 +122,23 @@ class Kongs(_Base):
         self.draw_ctx = EMPTY
         shown = kind != "concealed" or r.concealed_shown
         self._emit("kong", seat=seat, kind=kind, tile=_NAME(tile) if shown else None)
-        if robbable:
-            data = (seat, tile, option, kind)
-            self._open_round(tile, seat, frozenset(("robbing_kong",)), ("win",), "rob", data)
+        self._rob_or_complete(seat, tile, kind, None, option, robbable)
+
+    def _rob_or_complete(
+        self, seat: int, tile: Tile, kind: str, provider: int | None, option: str, robbable: bool
+    ) -> None:
+        """Others may win on the kong's tile before its replacement is drawn: as 抢杠 when
+        the replacement counts as a kong, else as a plain win on the kong-er's tile.  A kong
+        on a discard is robbed only as 抢杠: as a plain win the discard itself was open."""
+        context = kong_context(self._replacement(option), "robbing_kong")
+        if robbable and (kind != "direct" or context):
+            data = (seat, tile, option, kind, provider)
+            self._open_round(tile, seat, context, ("win",), "rob", data)
         else:
-            self._complete_kong(seat, kind, None, option)
+            self._complete_kong(seat, kind, provider, option)
+
+    def _replacement(self, name: str) -> Replacement:
+        return next(x for x in self.rules.replacements if x.name == name)
 
     def _complete_kong(self, seat: int, kind: str, provider: int | None, option: str) -> None:
         self.round = None
@@ -99,7 +149,7 @@ class Kongs(_Base):
         self._replace(seat, option, provider)
 
     def _replace(self, seat: int, name: str, provider: int | None) -> None:
-        rep = next(x for x in self.rules.replacements if x.name == name)
+        rep = self._replacement(name)
         w = self.wall
         p = self.players[seat]
         if w.drawable == 0:
@@ -108,14 +158,14 @@ class Kongs(_Base):
         dice: list[int] = []
         tiles: list[Tile] = []
         last = self.rules.last_kong_draws and w.drawable <= self.rules.last_tiles
-        context = frozenset(("kong_draw", "last_tile")) if last else frozenset(("kong_draw",))
+        context = kong_context(rep, "kong_draw") | (_LAST if last else EMPTY)
         if rep.source == "front":
             tiles = [w.draw_front() for _ in range(min(rep.tiles, w.drawable))]
         elif rep.source == "tail":
             tiles = [w.draw_tail(rep.order) for _ in range(min(rep.tiles, w.drawable))]
         else:
             stacks = w.stacks_from_tail()
-            chosen: int | None = stacks[-1]
+            chosen = next((k for k in reversed(stacks) if w.holds(k, rep.order)), None)
             for _ in range(20):
                 a, b = self.rng.randint(1, 6), self.rng.randint(1, 6)
                 one = rep.dice == "one_die" or (
@@ -123,7 +173,7 @@ class Kongs(_Base):
                 )
                 dice = [a] if one else [a, b]
                 count = sum(dice)
-                if count <= len(stacks):
+                if count <= len(stacks) and w.holds(stacks[count - 1], rep.order):
                     chosen = stacks[count - 1]
                     break
                 if rep.when_missing == "none":
@@ -137,7 +187,7 @@ class Kongs(_Base):
         )
         if last:
             self.last_drawn.extend(tiles)
-        self.after_kong = True
+        self.after_kong = rep.counts_as_kong
         self.kong_provider = provider
         self.kong_self_draw = rep.self_draw or provider is None
         self.kong_method = rep
@@ -185,7 +235,7 @@ class Kongs(_Base):
         kinds = ("win", "kong", "pung", "chow") if claimable else ("win",)
         self.drawn = None
         self._open_round(
-            tile, seat, frozenset(("kong_discard",)), kinds, "kong_tile", (seat, tiles, index)
+            tile, seat, kong_context(rep, "kong_discard"), kinds, "kong_tile", (seat, tiles, index)
         )
 
     def _kong_tiles_together(self, seat: int, tiles: list[Tile]) -> None:

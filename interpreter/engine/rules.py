@@ -65,6 +65,7 @@ class Replacement:
     unused_claimable: bool
     min_wall: int
     self_draw: bool
+    counts_as_kong: bool
     joint_round: bool = False
     """The discarded tiles are answered in one claim round (``unused_round: joint``)."""
     kong_again: bool = False
@@ -133,9 +134,11 @@ class Rules:
         """For each tile, the chows it completes: (their lowest tile, the two other tiles)."""
         self.multiple_winners = claims.get("multiple_winners", "all")
         kongs = rs.get("kongs") or {}
+        self.rob_exposed = bool(kongs.get("rob_exposed", False))
         self.rob_added = bool(kongs.get("rob_added", True))
         self.rob_concealed = bool(kongs.get("rob_concealed", False))
         self.concealed_shown = bool(kongs.get("concealed_shown", True))
+        self.kong_after_claim = bool(kongs.get("after_claim", False))
         self.replacements = tuple(
             Replacement(
                 name=name,
@@ -150,6 +153,7 @@ class Rules:
                 unused_claimable=bool(spec.get("unused_claimable", True)),
                 min_wall=int(spec.get("min_wall", 0)),
                 self_draw=bool(spec.get("counts_as_self_draw", True)),
+                counts_as_kong=bool(spec.get("counts_as_kong", True)),
                 joint_round=spec.get("unused_round", "each") == "joint",
                 kong_again=bool(spec.get("kong_again", False)),
             )
@@ -158,7 +162,7 @@ class Rules:
         if not self.replacements:  # a kong still needs a tile: one from the tail
             self.replacements = (
                 Replacement("replacement", "tail", "top_then_bottom", "total", "reroll", 1,
-                            False, False, False, True, 0, True),
+                            False, False, False, True, 0, True, True),
             )  # fmt: skip
         self.kongs_allowed = "kong" in self.claims  # claims.kong.allowed governs every kong
         restrictions = rs.get("restrictions") or {}

@@ -13,6 +13,12 @@ from random import Random
 
 from interpreter.tiles import Tile
 
+_ORDERS = {
+    "top_then_bottom": lambda top, bottom: (top, bottom),
+    "bottom_then_top": lambda top, bottom: (bottom, top),
+    "top_only": lambda top, bottom: (top,),
+}
+
 
 class Wall:
     __slots__ = ("dice", "drawable", "head", "left", "reserved", "tail", "taken", "tiles")
@@ -62,9 +68,15 @@ class Wall:
         return self._take(self.head)
 
     def _stack_indices(self, stack: int, order: str) -> tuple[int, ...]:
+        """The tiles of ``stack`` still there, in the ``order`` they are taken (``top_only``:
+        the top tile, if it is still there)."""
         top, bottom = 2 * stack, 2 * stack + 1
-        pair = (top, bottom) if order == "top_then_bottom" else (bottom, top)
+        pair = _ORDERS[order](top, bottom)
         return tuple(i for i in pair if i < len(self.tiles) and not self.taken[i])
+
+    def holds(self, stack: int, order: str) -> bool:
+        """Whether ``stack`` still has a tile that ``order`` may take."""
+        return bool(self._stack_indices(stack, order))
 
     def draw_tail(self, order: str = "top_then_bottom") -> Tile:
         while not self._stack_indices(self.tail, order):

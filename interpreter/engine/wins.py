@@ -36,12 +36,12 @@ class Wins(_Base):
         return self.in_game_seats
 
     def _situation(
-        self, seat: int, keys: tuple[int, ...], tile: Tile, discarder: int | None,
-        context: frozenset[str], first: bool,
+        self, seat: int, keys: tuple[int, ...], melds: tuple[HandMeld, ...], tile: Tile,
+        discarder: int | None, context: frozenset[str], first: bool,
     ) -> Situation:  # fmt: skip
         return Situation(
             keys=keys,
-            melds=self.players[seat].melds,
+            melds=melds,
             win_tile=tile,
             self_draw=discarder is None,
             kong_draw="kong_draw" in context,
@@ -72,15 +72,23 @@ class Wins(_Base):
         once per game and remembered.
         """
         p = self.players[seat]
-        r = self.rules
         before = shapes.add_tile(p.keys, tile, -1) if in_hand else p.keys
-        if not p.may_win_with_one_more(before, r):
+        if not p.may_win_with_one_more(before, self.rules):
             return None
         keys = p.keys if in_hand else shapes.add_tile(before, tile)
-        shaped = r.shape_ok(keys, len(p.melds))
+        return self._value_of(seat, keys, p.melds, tile, discarder, context, first)
+
+    def _value_of(
+        self, seat: int, keys: tuple[int, ...], melds: tuple[HandMeld, ...], tile: Tile,
+        discarder: int | None, context: frozenset[str], first: bool,
+    ) -> int | None:  # fmt: skip
+        """The value of ``seat`` winning with concealed ``keys`` (``tile`` among them) and
+        ``melds``, or None; ``_value`` without its first test, for a hand not yet held."""
+        r = self.rules
+        p = self.players[seat]
+        shaped = r.shape_ok(keys, len(melds))
         if not shaped and not r.shape_free:
             return None
-        melds = p.melds
         if not shaped and r.unshaped_need is not None:
             flags = (discarder is None, *prefilter.context_flags(context), first, False)
             if not r.unshaped_need(prefilter.probe_of(keys, melds, flags)):
@@ -89,7 +97,7 @@ class Wins(_Base):
         memo = self.win_values
         if key in memo:
             return memo[key]
-        situation = self._situation(seat, keys, tile, discarder, context, first)
+        situation = self._situation(seat, keys, melds, tile, discarder, context, first)
         value = memo[key] = r.win_value(situation, p.void, shaped)
         return value
 
@@ -246,7 +254,7 @@ class Wins(_Base):
                 self._emit("discard", seat=winners[0], tile=_NAME(t), claimable=False)
         elif source == "rob":
             assert rnd is not None
-            seat, tile, _, _ = rnd.data
+            seat, tile = rnd.data[:2]
             robbed = self.players[seat]
             index = next(
                 i for i, m in enumerate(robbed.melds) if m.kind == "kong" and m.tile == tile

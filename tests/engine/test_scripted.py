@@ -32,10 +32,13 @@ def test_a_kong_replacement_draw_that_wins(qq2014):
     assert Action("win", tile("2s")) in game.legal_actions(0)
     game.apply(Action("win", tile("2s")))
     win = last_event(game, "win")
-    assert win["context"] == ["kong_draw"] and win["from"] is None
-    assert "gangshangkaihua" in {h["id"] for h in win["hands"][0]["hands"]}
+    # 补张胡牌算自摸 (001_76942f0387627e0c.txt line 90): a plain self-draw, not 杠上开花.
+    assert win["context"] == [] and win["from"] is None
+    assert {h["id"] for h in win["hands"][0]["hands"]} == {"pinghu"}
     assert game.is_over() and game.result().winners == (0,)
-    assert sum(game.result().deltas) == 0 and game.result().deltas[0] > 0
+    win_payments = game.result().settlements[-1].payments
+    assert {(pay.payer, pay.payee) for pay in win_payments} == {(1, 0), (2, 0), (3, 0)}
+    assert sum(game.result().deltas) == 0
 
 
 def test_the_last_tile_roams_and_is_robbed():
@@ -99,7 +102,9 @@ def test_a_robbed_added_kong(qq2014):
     assert game.phase == "claim" and game.to_move() == 3
     game.apply(Action("win", tile("7p")))
     win = last_event(game, "win")
-    assert win["context"] == ["robbing_kong"] and win["from"] == 1 and win["seats"] == [3]
+    # A robbed 补张 is a plain win paid by the kong-er, not 抢杠 (001_76942f0387627e0c.txt
+    # line 103: 又摸到或将手牌中的第四张补张，C宣布胡补张的牌，算A放炮).
+    assert win["context"] == [] and win["from"] == 1 and win["seats"] == [3]
     assert [m.kind for m in game.players[1].melds] == ["pung"]  # the kong is undone
     assert not [e for e in game.events if e["type"] == "replacement"]
     assert game.census() == Counter(game.rules.all_tiles)
