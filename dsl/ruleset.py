@@ -318,10 +318,12 @@ def merge(base: Node, child: Node, problems: Problems, top: bool = False) -> Nod
         if key == "extends" and top:
             continue
         old = out.value.get(key)
-        if value.kind == "scalar" and value.value is None:
-            out.value.pop(key, None)
+        if value.kind == "scalar" and value.value is None and old is not None:
+            out.value.pop(key)
             out.keys.pop(key, None)
             continue
+        # A null with nothing inherited to remove stays: the structure check says what it is
+        # (a field at its default, or a slip such as a junk key in a name map).
         if old is not None and old.kind == "seq" and _is_list_change(value):
             out.value[key] = _change_list(old, value, problems)
         elif old is not None and old.kind == "map" and value.kind == "map":

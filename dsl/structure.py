@@ -270,10 +270,14 @@ class Text(Type):
             out = {}
             for key, child in node.value.items():
                 if key not in ("zh", "en"):
+                    slip = child.kind == "scalar" and child.value is None
                     ctx.problems.error(
-                        f"unknown key '{key}' in a name",
+                        f"unknown key '{key}' in a name"
+                        + (" (a comma inside {...} ends the text before it)" if slip else ""),
                         node.keys[key].location,
-                        expected="zh or en",
+                        expected='zh or en; text with a comma in quotes: en: "a, b"'
+                        if slip
+                        else "zh or en",
                         suggestion=nearest(key, ("zh", "en")),
                     )
                     continue
