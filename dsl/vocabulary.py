@@ -59,6 +59,8 @@ class AttributeEntry:
     type: Type
     doc: str
     read: Callable[[Any, Situation], Any] = field(repr=False, compare=False)
+    situational: bool = False
+    """Whether the value depends on the situation, not on the owner alone."""
 
 
 REQUIRED = object()
@@ -168,14 +170,16 @@ GAME = (
     ),
 )
 
-WIN_SEATS = (
-    NameEntry("winner", SEAT, "the seat of the player who won", lambda s: s.winner),
+WINNER = (NameEntry("winner", SEAT, "the seat of the player who won", lambda s: s.winner),)
+DISCARDER = (
     NameEntry(
         "discarder",
         SEAT,
         "the seat whose discard (or robbed kong) was won on (点炮)",
         _seat("discarder", "the win was self-drawn"),
     ),
+)
+TABLE_AT_WIN = (
     NameEntry(
         "winners",
         collection(SEAT),
@@ -195,6 +199,7 @@ WIN_SEATS = (
         lambda s: s.players_in_game - {s.winner},
     ),
 )
+WIN_SEATS = WINNER + DISCARDER + TABLE_AT_WIN
 
 IN_GAME = (
     NameEntry(
@@ -346,6 +351,7 @@ ATTRIBUTES = (
         INT,
         "the value the hand type was given (0 if not found)",
         lambda h, s: s.hands.get(h, 0),
+        situational=True,
     ),
 )
 
@@ -509,7 +515,14 @@ class Section:
 
 _WIN = CONSTANTS + GAME + WIN_SEATS + HOW_WON + HAND_SHAPE + WAITS
 _ON_HAND = GENERIC_FUNCTIONS + HAND_FUNCTIONS
+_DEALT = CONSTANTS + GAME + WINNER + TABLE_AT_WIN + HAND_SHAPE
+"""An opening hand: the seat holding it is the winner; no discard, no winning tile."""
+_BEFORE_BIRDS = CONSTANTS + GAME + WINNER + DISCARDER
+"""Before the birds are drawn: the seats of the first win, and nothing of its hand."""
 
+# A section is a moment of the game: the names it offers are the ones that have a value
+# whenever its fields are evaluated (``discarder`` on a self-drawn win aside, which the
+# rule guards itself).  A field is compiled against exactly one section.
 SECTIONS: Mapping[str, Section] = {
     "game": Section(
         CONSTANTS + GAME,
@@ -525,9 +538,12 @@ SECTIONS: Mapping[str, Section] = {
         CONSTANTS + GAME + WIN_SEATS, GENERIC_FUNCTIONS, doc="who deals the next hand"
     ),
     "opening_hands": Section(
-        CONSTANTS + GAME + WIN_SEATS + HAND_SHAPE + PAYER,
+        _DEALT, _ON_HAND, doc="an opening hand type (起手胡): the dealt tiles, before birds"
+    ),
+    "opening_payment": Section(
+        _DEALT + PAYER,
         _ON_HAND + SCORING_FUNCTIONS,
-        doc="opening hands (起手胡): the dealt tiles, and their payment",
+        doc="what each payer pays for an opening hand, once its birds are known",
     ),
     "hands": Section(_WIN, _ON_HAND, doc="what each hand type is (`when`) and worth (`value`)"),
     "scoring": Section(
@@ -536,17 +552,29 @@ SECTIONS: Mapping[str, Section] = {
         hand_types=True,
         doc="how the values of the hand types found become points",
     ),
+    "payers": Section(
+        _WIN + FOUND,
+        _ON_HAND + SCORING_FUNCTIONS,
+        hand_types=True,
+        doc="who pays a win, once the hand types are found (before any one payer)",
+    ),
     "payment": Section(
         _WIN + PAYER + FOUND,
         _ON_HAND + SCORING_FUNCTIONS,
         hand_types=True,
-        doc="who pays whom and how much, once the hand types are found",
+        doc="how much one payer pays, once the hand types are found",
     ),
-    "birds": Section(
-        CONSTANTS + GAME + WIN_SEATS + HOW_WON + PAYER + FOUND + BIRD,
+    "bird_count": Section(
+        _BEFORE_BIRDS, GENERIC_FUNCTIONS, doc="how many birds, before they are drawn"
+    ),
+    "bird_seat": Section(
+        _BEFORE_BIRDS + BIRD, GENERIC_FUNCTIONS, doc="which seat one bird tile points at"
+    ),
+    "bird_multiplier": Section(
+        CONSTANTS + GAME + WIN_SEATS + HOW_WON + PAYER + FOUND,
         GENERIC_FUNCTIONS + SCORING_FUNCTIONS,
         hand_types=True,
-        doc="how many birds, which seat a bird tile hits, what a hit does",
+        doc="what the birds do to one payer's payment (for a win or an opening hand)",
     ),
     "kong_payments": Section(
         CONSTANTS + GAME + IN_GAME + KONG,
