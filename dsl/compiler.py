@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dsl.errors import EvaluationError, ExpressionError
+from dsl.problems import Problem
 from dsl.situation import Situation
 from dsl.syntax import (
     SYMBOL,
@@ -99,15 +100,22 @@ class CompiledExpression:
     ast: Node
     type: Type
     run: Run = field(repr=False, compare=False)
+    origin: Callable[[EvaluationError], Problem] | None = field(
+        default=None, repr=False, compare=False
+    )
+    """Where the text comes from: places an evaluation error in its file (see ``ruleset``)."""
 
     def __call__(self, situation: Situation) -> Any:
         """The value in ``situation``; raises only :class:`EvaluationError`."""
         try:
             return self.run(Frame(situation))
         except EvaluationError as error:
-            raise EvaluationError(
+            placed = EvaluationError(
                 error.message, error.offset, error.length, expected=error.expected, text=self.text
-            ) from None
+            )
+            if self.origin is not None:
+                placed.problem = self.origin(placed)
+            raise placed from None
 
 
 def compile_expression(
@@ -202,7 +210,7 @@ def _fold(node: Node, run: Run, depth: int) -> Run:
             error.message,
             error.offset if placed else node.start,
             error.length if placed else node.end - node.start,
-            expected="an expression that can be worked out",
+            expected=error.expected or "a part that can give a value (this fails in every game)",
         ) from None
     return lambda f: value
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path as FilePath
 from types import MappingProxyType
 from typing import Any
@@ -515,7 +516,8 @@ def _compile(
         if scope is False:
             continue
         try:
-            compiled[source.path] = compile_expression(source.text, scope, expect=source.result)
+            expression = compile_expression(source.text, scope, expect=source.result)
+            compiled[source.path] = replace(expression, origin=partial(_expression_problem, source))
         except ExpressionError as exc:
             ctx.problems.add(_expression_problem(source, exc))
     return compiled
