@@ -412,6 +412,8 @@ def _build(
     compiled = _compile(ctx, options, data) if compile else {}
     if problems.has_errors:
         return None
+    if compile:
+        _audit_shapes(data, compiled, ctx, options, merged)
     frozen = _freeze(data, compiled, ())
     return Ruleset(
         id=the_id,
@@ -521,6 +523,45 @@ def _compile(
         except ExpressionError as exc:
             ctx.problems.add(_expression_problem(source, exc))
     return compiled
+
+
+def _audit_shapes(
+    data: dict[str, Any],
+    compiled: Mapping[tuple[Any, ...], Any],
+    ctx: Context,
+    options: Mapping[str, Option],
+    root: Node,
+) -> None:
+    """Every hand type needs a winning shape unless it says ``shape: none`` (see shape_audit)."""
+    from dsl.shape_audit import describe, needs_shape, witness
+
+    values = {name: option.possible_values() for name, option in options.items()}
+    players = (data.get("players") or {}).get("count") or 4
+    for name, hand in (data.get("hands") or {}).items():
+        when = compiled.get(("hands", name, "when"))
+        if not hand or when is None:
+            continue
+        where = _where(ctx, ("hands", name, "when"), root)
+        if hand.get("shape") == "none":
+            if needs_shape(when.ast):
+                ctx.problems.warning(
+                    f"hands.{name} says shape: none, but its condition requires "
+                    "standard() or seven_pairs()",
+                    _where(ctx, ("hands", name, "shape"), root),
+                    expected="shape: none only on a hand type that needs no shape",
+                )
+            continue
+        if needs_shape(when.ast):
+            continue
+        found = witness(when, values, players)
+        if found is not None:
+            ctx.problems.error(
+                f"hands.{name} holds on a hand with no winning shape, which it would make a "
+                f"win: {describe(found)}",
+                where,
+                expected="a condition that requires standard() or seven_pairs(), or "
+                "'shape: none' on a hand type meant to need no shape",
+            )
 
 
 def _scope(

@@ -751,6 +751,17 @@ HAND = Record(
         example="3",
     ),
     Field(
+        "shape",
+        Choice("required", "none"),
+        "'none' when the hand type needs no winning shape (a shape of its own, or a hand type "
+        "that also counts on such a hand): it may then hold on a hand that is neither "
+        "standard() nor seven_pairs(), which it makes a win.  With 'required' the check "
+        "refuses a condition that holds on such a hand.",
+        default="required",
+        zh="牌型",
+        example="none",
+    ),
+    Field(
         "replaces",
         ListOf(Str(NAME_PATTERN, "hand name")),
         "Hand types this one overrides when both count (e.g. a hand that includes another).",
