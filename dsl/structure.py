@@ -517,6 +517,8 @@ class Record(Type):
         props = {}
         for f in self.fields.values():
             sub = f.type.schema()
+            if not f.required:  # `key: ~`: the default, or in an extending file a removal
+                sub = {"anyOf": [sub, {"type": "null"}]}
             sub["description"] = f"{f.zh} {f.doc}".strip() if f.zh else f.doc
             if f.default is not None and not isinstance(f.type, Record | Entries):
                 sub["default"] = f.default
@@ -611,7 +613,8 @@ class Entries(Type):
         return {
             "type": "object",
             "description": f"{self.what}s by name",
-            "patternProperties": {NAME_PATTERN: self.entry.schema()},
+            # `name: ~` removes an inherited entry
+            "patternProperties": {NAME_PATTERN: {"anyOf": [self.entry.schema(), {"type": "null"}]}},
             "additionalProperties": False,
         }
 

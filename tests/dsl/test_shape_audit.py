@@ -90,7 +90,7 @@ def test_a_shaped_condition_the_syntax_cannot_prove_passes_the_search(tmp_path) 
         "not (not standard(pair: rank in {2, 5, 8}))", Scope.for_section("hands")
     )
     assert not needs_shape(when.ast) and witness(when, {}) is None
-    text = "    when: \"not (not standard(pair: rank in {2, 5, 8}))\"\n"
+    text = '    when: "not (not standard(pair: rank in {2, 5, 8}))"\n'
     assert check_ruleset(str(house(tmp_path, text))).problems == []
 
 
