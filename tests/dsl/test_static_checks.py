@@ -128,3 +128,31 @@ def test_every_command_reports_the_rule_without_a_traceback(tmp_path, command) -
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert f"{os.path.relpath(path, REPO)}{WHERE}" in result.stderr
+
+
+def test_every_example_of_an_expression_field_compiles_in_its_section() -> None:
+    """The field tables of docs/DSL.md show these examples (`first(winners)` was one)."""
+    from dsl.expressions import Scope, compile_expression
+    from dsl.structure import Expr, walk
+
+    examples = [(p, f) for p, f in walk() if isinstance(f.type, Expr) and f.example]
+    assert len(examples) >= 8
+    for path, spec in examples:
+        scope = Scope.for_section(
+            spec.type.scope,
+            options={"birds": "int"},
+            hands={"qidui": "big"},
+            classes=("small", "bonus"),
+        )
+        compile_expression(spec.example, scope, expect=spec.type.result), path
+
+
+def test_the_docs_call_only_functions_of_the_language() -> None:
+    import re
+
+    from dsl.vocabulary import SECTIONS
+
+    functions = {f.name for section in SECTIONS.values() for f in section.functions}
+    doc = (REPO / "docs" / "DSL.md").read_text(encoding="utf-8")
+    called = set(re.findall(r"\b([a-z_]+)\(", doc)) - {"f", "tile"}  # `f(a, name: b)`, tile(s)
+    assert called <= functions, called - functions
