@@ -504,17 +504,16 @@ def _compile(
             if entry and entry.get("class"):
                 classes[name] = entry["class"]
     for source in ctx.expressions:
-        scope = scopes.get(source.scope)
+        section = _section(source, data)
+        scope = scopes.get(section)
         if scope is None:
             try:
-                scope = _scope(Scope, source.scope, kinds, classes)
+                scope = _scope(Scope, section, kinds, classes)
             except (ExpressionError, ValueError, KeyError) as exc:
-                ctx.problems.error(
-                    f"no expression scope '{source.scope}': {exc}", source.node.location
-                )
-                scopes[source.scope] = False
+                ctx.problems.error(f"no expression scope '{section}': {exc}", source.node.location)
+                scopes[section] = False
                 continue
-            scopes[source.scope] = scope
+            scopes[section] = scope
         if scope is False:
             continue
         try:
@@ -523,6 +522,15 @@ def _compile(
         except ExpressionError as exc:
             ctx.problems.add(_expression_problem(source, exc))
     return compiled
+
+
+def _section(source: ExprSource, data: Mapping[str, Any]) -> str:
+    """The section ``source`` is compiled in: a kong made without a discard has no provider."""
+    if source.path[0] == "kong_payments":
+        entry = (data.get("kong_payments") or {}).get(source.path[1]) or {}
+        if entry.get("kind") != "exposed":
+            return "own_kong_payments"
+    return source.scope
 
 
 def _audit_shapes(

@@ -579,7 +579,12 @@ SECTIONS: Mapping[str, Section] = {
     "kong_payments": Section(
         CONSTANTS + GAME + IN_GAME + KONG,
         GENERIC_FUNCTIONS,
-        doc="who pays how much at once for a kong (刮风下雨)",
+        doc="who pays how much at once for a kong made with a discard (刮风)",
+    ),
+    "own_kong_payments": Section(
+        CONSTANTS + GAME + IN_GAME + KONG[:1],
+        GENERIC_FUNCTIONS,
+        doc="the same for an added or concealed kong, which took no discard (下雨)",
     ),
     "settlement": Section(
         CONSTANTS + GAME + IN_GAME + PAYER + SETTLEMENT,

@@ -58,6 +58,14 @@ def problems(path: Path) -> list[str]:
             13,
             "discarder is not available in section opening_hands",
         ),
+        # A kong made without a discard has no provider.
+        (
+            "kong_payments:\n  rain:\n    kind: concealed\n    payers: '{provider}'\n"
+            "    amount: 2\n    source: house rule\n",
+            7,
+            15,
+            "provider is not available in section own_kong_payments (only in kong_payments)",
+        ),
         (
             "opening_hands:\n  hands:\n    sixi:\n      value: hits(winner)\n",
             7,
