@@ -756,10 +756,8 @@ HAND = Record(
     Field(
         "shape",
         Choice("required", "none"),
-        "'none' when the hand type needs no winning shape (a shape of its own, or a hand type "
-        "that also counts on such a hand): it may then hold on a hand that is neither "
-        "standard() nor seven_pairs(), which it makes a win.  With 'required' the check "
-        "refuses a condition that holds on such a hand.",
+        "'none': it needs no winning shape and may hold on a hand that is neither standard() "
+        "nor seven_pairs(), making it a win; 'required': the check refuses a condition that does.",
         default="required",
         zh="牌型",
         example="none",
