@@ -179,13 +179,15 @@ DISCARDER = (
         _seat("discarder", "the win was self-drawn"),
     ),
 )
-TABLE_AT_WIN = (
+WINNERS = (
     NameEntry(
         "winners",
         collection(SEAT),
         "every seat that won on this tile (一炮多响)",
         lambda s: s.winners,
     ),
+)
+IN_PLAY = (
     NameEntry(
         "players_in_game",
         collection(SEAT),
@@ -199,7 +201,7 @@ TABLE_AT_WIN = (
         lambda s: s.players_in_game - {s.winner},
     ),
 )
-WIN_SEATS = WINNER + DISCARDER + TABLE_AT_WIN
+WIN_SEATS = WINNER + DISCARDER + WINNERS + IN_PLAY
 
 IN_GAME = (
     NameEntry(
@@ -515,7 +517,7 @@ class Section:
 
 _WIN = CONSTANTS + GAME + WIN_SEATS + HOW_WON + HAND_SHAPE + WAITS
 _ON_HAND = GENERIC_FUNCTIONS + HAND_FUNCTIONS
-_DEALT = CONSTANTS + GAME + WINNER + TABLE_AT_WIN + HAND_SHAPE
+_DEALT = CONSTANTS + GAME + WINNER + IN_PLAY + HAND_SHAPE
 """An opening hand: the seat holding it is the winner; no discard, no winning tile."""
 _BEFORE_BIRDS = CONSTANTS + GAME + WINNER + DISCARDER
 """Before the birds are drawn: the seats of the first win, and nothing of its hand."""
@@ -535,7 +537,9 @@ SECTIONS: Mapping[str, Section] = {
         doc="whether a claim on a discard is allowed",
     ),
     "dealer": Section(
-        CONSTANTS + GAME + WIN_SEATS, GENERIC_FUNCTIONS, doc="who deals the next hand"
+        CONSTANTS + GAME + WINNER + DISCARDER + WINNERS,
+        GENERIC_FUNCTIONS,
+        doc="who deals the next hand: the seats of the hand's first win, if any",
     ),
     "opening_hands": Section(
         _DEALT, _ON_HAND, doc="an opening hand type (起手胡): the dealt tiles, before birds"
