@@ -10,6 +10,10 @@ the vocabulary's tables only.
 Evaluation is bounded: integers stay within ``LIMIT``, exponents within ``MAX_EXPONENT``,
 and every element visited by a per-element function or a collection operation spends one
 of the ``MAX_STEPS`` an evaluation may take.
+
+A sub-expression that reads nothing of the situation (``1 // 0``, ``2 ** 2 ** 64``,
+``count(1..1000000000)``) is evaluated once, while compiling: its value is kept, and an
+error it raises is a compile error with its place, not a surprise in the middle of a game.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dsl.errors import EvaluationError, ExpressionError
+from dsl.problems import Problem
 from dsl.situation import Situation
 from dsl.syntax import (
     SYMBOL,
@@ -48,7 +53,17 @@ from dsl.types import (
     join,
     parse_type,
 )
-from dsl.vocabulary import ATTRIBUTES, ELEMENT, IDENTITY, REQUIRED, SECTIONS, Function, Param, Scope
+from dsl.vocabulary import (
+    ATTRIBUTES,
+    ELEMENT,
+    GENERIC_FUNCTIONS,
+    IDENTITY,
+    REQUIRED,
+    SECTIONS,
+    Function,
+    Param,
+    Scope,
+)
 from interpreter.tiles import TileError
 
 LIMIT = 2**62
@@ -85,15 +100,22 @@ class CompiledExpression:
     ast: Node
     type: Type
     run: Run = field(repr=False, compare=False)
+    origin: Callable[[EvaluationError], Problem] | None = field(
+        default=None, repr=False, compare=False
+    )
+    """Where the text comes from: places an evaluation error in its file (see ``ruleset``)."""
 
     def __call__(self, situation: Situation) -> Any:
         """The value in ``situation``; raises only :class:`EvaluationError`."""
         try:
             return self.run(Frame(situation))
         except EvaluationError as error:
-            raise EvaluationError(
+            placed = EvaluationError(
                 error.message, error.offset, error.length, expected=error.expected, text=self.text
-            ) from None
+            )
+            if self.origin is not None:
+                placed.problem = self.origin(placed)
+            raise placed from None
 
 
 def compile_expression(
@@ -173,7 +195,38 @@ def _located(node: Node, run: Run) -> Run:
     return located
 
 
+_PURE = frozenset(f.name for f in GENERIC_FUNCTIONS)
+"""Functions that read nothing but their arguments."""
+
+
+def _fold(node: Node, run: Run, depth: int) -> Run:
+    """The value of a sub-expression that reads nothing of the situation, worked out now;
+    what would fail in every game fails here, as a compile error."""
+    try:
+        value = run(Frame(None, (None,) * depth))  # type: ignore[arg-type]
+    except EvaluationError as error:
+        placed = error.length > 0
+        raise ExpressionError(
+            error.message,
+            error.offset if placed else node.start,
+            error.length if placed else node.end - node.start,
+            expected=error.expected or "a part that can give a value (this fails in every game)",
+        ) from None
+    return lambda f: value
+
+
 class _Compiler:
+    """Checks and compiles one expression.
+
+    While a node is compiled, ``situational`` tells whether it reads the situation and
+    ``lowest`` the outermost implicit subject it reads (``it`` of an enclosing ``all``...):
+    a node that reads neither is constant and folded.
+    """
+
+    def __init__(self) -> None:
+        self.situational = False
+        self.lowest = 0
+
     def compile(self, node: Node, scope: Scope) -> tuple[Node, Run]:
         if isinstance(node, Literal):
             rule = node.kind
@@ -181,7 +234,22 @@ class _Compiler:
             rule = node.op
         else:
             rule = _RULE_OF[type(node)]
-        return getattr(self, rule)(node, scope)
+        depth = len(scope.subjects)
+        outer = (self.situational, self.lowest)
+        self.situational, self.lowest = False, depth
+        checked, run = getattr(self, rule)(node, scope)
+        if not self.situational and self.lowest >= depth and not isinstance(checked, Literal):
+            run = _fold(checked, run, depth)
+        self.situational |= outer[0]
+        self.lowest = min(self.lowest, outer[1])
+        return checked, run
+
+    def reads(self, level: int | None = None) -> None:
+        """The node being compiled reads the situation, or the subject at ``level``."""
+        if level is None:
+            self.situational = True
+        else:
+            self.lowest = min(self.lowest, level)
 
     def typed(self, node: Node, scope: Scope, wanted: Type, role: str) -> tuple[Node, Run]:
         checked, run = self.compile(node, scope)
@@ -224,10 +292,14 @@ class _Compiler:
         word = node.name
         depth = len(scope.subjects)
         if word == "it" and depth:
+            self.reads(depth - 1)
             return replace(node, type=scope.subjects[-1], binding="it"), lambda f: f.subjects[-1]
         for level in range(depth - 1, -1, -1):
             attribute = scope.attributes(scope.subjects[level]).get(word)
             if attribute is not None:
+                self.reads(level)
+                if attribute.situational:
+                    self.reads()
                 binding = f"{word} of {'it' if level == depth - 1 else 'an outer subject'}"
                 return (
                     replace(node, type=attribute.type, binding=binding),
@@ -235,6 +307,7 @@ class _Compiler:
                 )
         entry = scope.names.get(word)
         if entry is not None:
+            self.reads()
             read = entry.read
             return (
                 replace(node, type=entry.type, binding=scope.section),
@@ -314,6 +387,7 @@ class _Compiler:
                         f"option {key!r} has no value in this game", 0, 0
                     ) from None
 
+            self.reads()
             subject = replace(node.subject, binding="options")
             return replace(node, subject=subject, type=kind), _located(node, read)
         subject, run = self.compile(node.subject, scope)
@@ -328,6 +402,8 @@ class _Compiler:
                 "one of " + ", ".join(sorted(attributes)),
                 _nearest(node.name, attributes),
             )
+        if entry.situational:
+            self.reads()
         get = entry.read
         return replace(node, subject=subject, type=entry.type), lambda f: get(run(f), f.situation)
 
@@ -354,6 +430,8 @@ class _Compiler:
                 _nearest(node.function, scope.functions),
             )
         given = self.bind(node, function)
+        if function.name not in _PURE:
+            self.reads()
         checked: list[Argument] = []
         runs: list[Run] = []
         element: Type | None = None
@@ -563,6 +641,7 @@ class _Compiler:
         checked = replace(node, left=left, right=right, type=result)
         if kind == "int":
             return checked, lambda f: _bounded(a(f) + b(f), node)
+        self.reads()  # seats wrap around the table; collections are bounded by the budget
         if kind == "seat+int":
             return checked, lambda f: (a(f) + b(f)) % f.situation.players
         if kind == "int+seat":
@@ -576,6 +655,7 @@ class _Compiler:
         checked = replace(node, left=left, right=right, type=result)
         if kind == "int":
             return checked, lambda f: _bounded(a(f) - b(f), node)
+        self.reads()
         if kind in ("seat-int", "seat-seat"):
             return checked, lambda f: (a(f) - b(f)) % f.situation.players
         if kind == "collection-element":

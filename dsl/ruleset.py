@@ -19,7 +19,8 @@ import hashlib
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path as FilePath
 from types import MappingProxyType
 from typing import Any
@@ -487,10 +488,12 @@ def merge(base: Node, child: Node, problems: Problems, top: bool = False) -> Nod
         if key == "extends" and top:
             continue
         old = out.value.get(key)
-        if value.kind == "scalar" and value.value is None:
-            out.value.pop(key, None)
+        if value.kind == "scalar" and value.value is None and old is not None:
+            out.value.pop(key)
             out.keys.pop(key, None)
             continue
+        # A null with nothing inherited to remove stays: the structure check says what it is
+        # (a field at its default, or a slip such as a junk key in a name map).
         if old is not None and old.kind == "seq" and _is_list_change(value):
             out.value[key] = _change_list(old, value, problems)
         elif old is not None and old.kind == "map" and value.kind == "map":
@@ -582,6 +585,8 @@ def _build(
     compiled = _compile(ctx, options, data) if compile else {}
     if problems.has_errors:
         return None
+    if compile:
+        _audit_shapes(data, compiled, ctx, options, merged)
     frozen = _freeze(data, compiled, ())
     return Ruleset(
         id=the_id,
@@ -674,24 +679,72 @@ def _compile(
             if entry and entry.get("class"):
                 classes[name] = entry["class"]
     for source in ctx.expressions:
-        scope = scopes.get(source.scope)
+        section = _section(source, data)
+        scope = scopes.get(section)
         if scope is None:
             try:
-                scope = _scope(Scope, source.scope, kinds, classes)
+                scope = _scope(Scope, section, kinds, classes)
             except (ExpressionError, ValueError, KeyError) as exc:
-                ctx.problems.error(
-                    f"no expression scope '{source.scope}': {exc}", source.node.location
-                )
-                scopes[source.scope] = False
+                ctx.problems.error(f"no expression scope '{section}': {exc}", source.node.location)
+                scopes[section] = False
                 continue
-            scopes[source.scope] = scope
+            scopes[section] = scope
         if scope is False:
             continue
         try:
-            compiled[source.path] = compile_expression(source.text, scope, expect=source.result)
+            expression = compile_expression(source.text, scope, expect=source.result)
+            compiled[source.path] = replace(expression, origin=partial(_expression_problem, source))
         except ExpressionError as exc:
             ctx.problems.add(_expression_problem(source, exc))
     return compiled
+
+
+def _section(source: ExprSource, data: Mapping[str, Any]) -> str:
+    """The section ``source`` is compiled in: a kong made without a discard has no provider."""
+    if source.path[0] == "kong_payments":
+        entry = (data.get("kong_payments") or {}).get(source.path[1]) or {}
+        if entry.get("kind") != "exposed":
+            return "own_kong_payments"
+    return source.scope
+
+
+def _audit_shapes(
+    data: dict[str, Any],
+    compiled: Mapping[tuple[Any, ...], Any],
+    ctx: Context,
+    options: Mapping[str, Option],
+    root: Node,
+) -> None:
+    """Every hand type needs a winning shape unless it says ``shape: none`` (see shape_audit)."""
+    from dsl.shape_audit import describe, needs_shape, witness
+
+    values = {name: option.possible_values() for name, option in options.items()}
+    players = (data.get("players") or {}).get("count") or 4
+    for name, hand in (data.get("hands") or {}).items():
+        when = compiled.get(("hands", name, "when"))
+        if not hand or when is None:
+            continue
+        where = _where(ctx, ("hands", name, "when"), root)
+        if hand.get("shape") == "none":
+            if needs_shape(when.ast):
+                ctx.problems.warning(
+                    f"hands.{name} says shape: none, but its condition requires "
+                    "standard() or seven_pairs()",
+                    _where(ctx, ("hands", name, "shape"), root),
+                    expected="shape: none only on a hand type that needs no shape",
+                )
+            continue
+        if needs_shape(when.ast):
+            continue
+        found = witness(when, values, players)
+        if found is not None:
+            ctx.problems.error(
+                f"hands.{name} holds on a hand with no winning shape, which it would make a "
+                f"win: {describe(found)}",
+                where,
+                expected="a condition that requires standard() or seven_pairs(), or "
+                "'shape: none' on a hand type meant to need no shape",
+            )
 
 
 def _scope(

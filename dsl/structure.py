@@ -270,10 +270,14 @@ class Text(Type):
             out = {}
             for key, child in node.value.items():
                 if key not in ("zh", "en"):
+                    slip = child.kind == "scalar" and child.value is None
                     ctx.problems.error(
-                        f"unknown key '{key}' in a name",
+                        f"unknown key '{key}' in a name"
+                        + (" (a comma inside {...} ends the text before it)" if slip else ""),
                         node.keys[key].location,
-                        expected="zh or en",
+                        expected='zh or en; text with a comma in quotes: en: "a, b"'
+                        if slip
+                        else "zh or en",
                         suggestion=nearest(key, ("zh", "en")),
                     )
                     continue
@@ -536,6 +540,8 @@ class Record(Type):
         props = {}
         for f in self.fields.values():
             sub = f.type.schema()
+            if not f.required:  # `key: ~`: the default, or in an extending file a removal
+                sub = {"anyOf": [sub, {"type": "null"}]}
             sub["description"] = f"{f.zh} {f.doc}".strip() if f.zh else f.doc
             if f.default is not None and not isinstance(f.type, Record | Entries):
                 sub["default"] = f.default
@@ -630,7 +636,8 @@ class Entries(Type):
         return {
             "type": "object",
             "description": f"{self.what}s by name",
-            "patternProperties": {NAME_PATTERN: self.entry.schema()},
+            # `name: ~` removes an inherited entry
+            "patternProperties": {NAME_PATTERN: {"anyOf": [self.entry.schema(), {"type": "null"}]}},
             "additionalProperties": False,
         }
 
@@ -770,6 +777,15 @@ HAND = Record(
         example="3",
     ),
     Field(
+        "shape",
+        Choice("required", "none"),
+        "'none': it needs no winning shape and may hold on a hand that is neither standard() "
+        "nor seven_pairs(), making it a win; 'required': the check refuses a condition that does.",
+        default="required",
+        zh="牌型",
+        example="none",
+    ),
+    Field(
         "replaces",
         ListOf(Str(NAME_PATTERN, "hand name")),
         "Hand types this one overrides when both count (e.g. a hand that includes another).",
@@ -795,7 +811,7 @@ OPENING_HAND = Record(
         "Condition on the dealt tiles.",
         required=True,
         zh="条件",
-        example="count_same(4) >= 1",
+        example="count(roots) >= 1",
     ),
     Field("value", Expr("opening_hands", "int"), "How many times it is paid.", default=1),
     Field("enabled", Bool(), "Whether the hand exists (often option.NAME).", default=True),
@@ -1106,7 +1122,7 @@ STRUCTURE = Record(
                 "Who deals the next hand.",
                 required=True,
                 zh="下局庄",
-                example="if count(winners) > 1 then discarder else first(winners)",
+                example="if count(winners) > 1 then discarder else winner",
             ),
             zh="庄家",
         ),
@@ -1253,7 +1269,7 @@ STRUCTURE = Record(
             ),
             Field(
                 "payment",
-                Expr("opening_hands", "int"),
+                Expr("opening_payment", "int"),
                 "Amount each payer pays per hand.",
                 default=0,
             ),
@@ -1372,7 +1388,7 @@ STRUCTURE = Record(
             "Who pays whom for a win.",
             Field(
                 "payers",
-                Expr("payment", "collection of seat"),
+                Expr("payers", "collection of seat"),
                 "Who pays the winner.",
                 required=True,
                 example="if self_draw then others else {discarder}",
@@ -1430,7 +1446,7 @@ STRUCTURE = Record(
             "Birds (扎鸟): tiles drawn after a win that multiply payments.",
             Field(
                 "count",
-                Expr("birds", "int"),
+                Expr("bird_count", "int"),
                 "How many birds.",
                 default=0,
                 zh="鸟数",
@@ -1445,14 +1461,14 @@ STRUCTURE = Record(
             ),
             Field(
                 "seat",
-                Expr("birds", "seat"),
+                Expr("bird_seat", "seat"),
                 "The seat a bird tile points at.",
                 default="dealer",
                 example="dealer + (tile.rank - 1) % 4",
             ),
             Field(
                 "multiplier",
-                Expr("birds", "int"),
+                Expr("bird_multiplier", "int"),
                 "Factor on what one payer pays.",
                 default=1,
                 example="2 ** hits(payer)",

@@ -59,6 +59,8 @@ class AttributeEntry:
     type: Type
     doc: str
     read: Callable[[Any, Situation], Any] = field(repr=False, compare=False)
+    situational: bool = False
+    """Whether the value depends on the situation, not on the owner alone."""
 
 
 REQUIRED = object()
@@ -168,20 +170,24 @@ GAME = (
     ),
 )
 
-WIN_SEATS = (
-    NameEntry("winner", SEAT, "the seat of the player who won", lambda s: s.winner),
+WINNER = (NameEntry("winner", SEAT, "the seat of the player who won", lambda s: s.winner),)
+DISCARDER = (
     NameEntry(
         "discarder",
         SEAT,
         "the seat whose discard (or robbed kong) was won on (点炮)",
         _seat("discarder", "the win was self-drawn"),
     ),
+)
+WINNERS = (
     NameEntry(
         "winners",
         collection(SEAT),
         "every seat that won on this tile (一炮多响)",
         lambda s: s.winners,
     ),
+)
+IN_PLAY = (
     NameEntry(
         "players_in_game",
         collection(SEAT),
@@ -195,6 +201,7 @@ WIN_SEATS = (
         lambda s: s.players_in_game - {s.winner},
     ),
 )
+WIN_SEATS = WINNER + DISCARDER + WINNERS + IN_PLAY
 
 IN_GAME = (
     NameEntry(
@@ -353,6 +360,7 @@ ATTRIBUTES = (
         INT,
         "the value the hand type was given (0 if not found)",
         lambda h, s: s.hands.get(h, 0),
+        situational=True,
     ),
 )
 
@@ -516,7 +524,14 @@ class Section:
 
 _WIN = CONSTANTS + GAME + WIN_SEATS + HOW_WON + HAND_SHAPE + WAITS
 _ON_HAND = GENERIC_FUNCTIONS + HAND_FUNCTIONS
+_DEALT = CONSTANTS + GAME + WINNER + IN_PLAY + HAND_SHAPE
+"""An opening hand: the seat holding it is the winner; no discard, no winning tile."""
+_BEFORE_BIRDS = CONSTANTS + GAME + WINNER + DISCARDER
+"""Before the birds are drawn: the seats of the first win, and nothing of its hand."""
 
+# A section is a moment of the game: the names it offers are the ones that have a value
+# whenever its fields are evaluated (``discarder`` on a self-drawn win aside, which the
+# rule guards itself).  A field is compiled against exactly one section.
 SECTIONS: Mapping[str, Section] = {
     "game": Section(
         CONSTANTS + GAME,
@@ -529,12 +544,17 @@ SECTIONS: Mapping[str, Section] = {
         doc="whether a claim on a discard is allowed",
     ),
     "dealer": Section(
-        CONSTANTS + GAME + WIN_SEATS, GENERIC_FUNCTIONS, doc="who deals the next hand"
+        CONSTANTS + GAME + WINNER + DISCARDER + WINNERS,
+        GENERIC_FUNCTIONS,
+        doc="who deals the next hand: the seats of the hand's first win, if any",
     ),
     "opening_hands": Section(
-        CONSTANTS + GAME + WIN_SEATS + HAND_SHAPE + PAYER,
+        _DEALT, _ON_HAND, doc="an opening hand type (起手胡): the dealt tiles, before birds"
+    ),
+    "opening_payment": Section(
+        _DEALT + PAYER,
         _ON_HAND + SCORING_FUNCTIONS,
-        doc="opening hands (起手胡): the dealt tiles, and their payment",
+        doc="what each payer pays for an opening hand, once its birds are known",
     ),
     "hands": Section(_WIN, _ON_HAND, doc="what each hand type is (`when`) and worth (`value`)"),
     "scoring": Section(
@@ -543,22 +563,39 @@ SECTIONS: Mapping[str, Section] = {
         hand_types=True,
         doc="how the values of the hand types found become points",
     ),
+    "payers": Section(
+        _WIN + FOUND,
+        _ON_HAND + SCORING_FUNCTIONS,
+        hand_types=True,
+        doc="who pays a win, once the hand types are found (before any one payer)",
+    ),
     "payment": Section(
         _WIN + PAYER + FOUND,
         _ON_HAND + SCORING_FUNCTIONS,
         hand_types=True,
-        doc="who pays whom and how much, once the hand types are found",
+        doc="how much one payer pays, once the hand types are found",
     ),
-    "birds": Section(
-        CONSTANTS + GAME + WIN_SEATS + HOW_WON + PAYER + FOUND + BIRD,
+    "bird_count": Section(
+        _BEFORE_BIRDS, GENERIC_FUNCTIONS, doc="how many birds, before they are drawn"
+    ),
+    "bird_seat": Section(
+        _BEFORE_BIRDS + BIRD, GENERIC_FUNCTIONS, doc="which seat one bird tile points at"
+    ),
+    "bird_multiplier": Section(
+        CONSTANTS + GAME + WIN_SEATS + HOW_WON + PAYER + FOUND,
         GENERIC_FUNCTIONS + SCORING_FUNCTIONS,
         hand_types=True,
-        doc="how many birds, which seat a bird tile hits, what a hit does",
+        doc="what the birds do to one payer's payment (for a win or an opening hand)",
     ),
     "kong_payments": Section(
         CONSTANTS + GAME + IN_GAME + KONG,
         GENERIC_FUNCTIONS,
-        doc="who pays how much at once for a kong (刮风下雨)",
+        doc="who pays how much at once for a kong made with a discard (刮风)",
+    ),
+    "own_kong_payments": Section(
+        CONSTANTS + GAME + IN_GAME + KONG[:1],
+        GENERIC_FUNCTIONS,
+        doc="the same for an added or concealed kong, which took no discard (下雨)",
     ),
     "settlement": Section(
         CONSTANTS + GAME + IN_GAME + PAYER + SETTLEMENT,

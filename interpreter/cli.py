@@ -29,6 +29,12 @@ def fail(message: str) -> NoReturn:
     sys.exit(1)
 
 
+def fail_rule(error: Exception) -> NoReturn:
+    """A rule that failed while a game was played: its file, line, column and expression."""
+    click.echo(str(error), err=True)
+    sys.exit(1)
+
+
 def echo_json(data: object) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
@@ -128,7 +134,9 @@ def settle(
         result = settle_hand(rules, read)
     except RulesetError as error:
         fail(error.format())
-    except (SettlementError, EvaluationError) as error:
+    except EvaluationError as error:
+        fail_rule(error)
+    except SettlementError as error:
         fail(str(error))
     except OSError as error:
         fail(f"cannot read {scenario}: {error.strerror}")
@@ -219,6 +227,7 @@ def play(
       mjrules play REGION/VERSION --seed 7
       mjrules play REGION/VERSION --hands 8 --agents random,simple,simple,simple --log game.jsonl
     """
+    from dsl.expressions import EvaluationError
     from interpreter.agents import AGENTS
     from interpreter.engine import play as play_match
     from interpreter.engine.narrate import narrate, seat_name
@@ -230,6 +239,8 @@ def play(
         fail(f"unknown agent {unknown[0]!r}; agents are {', '.join(sorted(AGENTS))}")
     try:
         result, events = play_match(rules, seed, names[0] if len(names) == 1 else names, hands)
+    except EvaluationError as error:
+        fail_rule(error)
     except ValueError as error:
         fail(str(error))
     if log_path:
@@ -386,6 +397,7 @@ def simulate(
       mjrules simulate REGION/VERSION --set birds=4 --agents random,simple,simple,simple --json
       mjrules simulate REGION/VERSION --games 100000 --scheduler tcp://10.0.0.5:8786 --out r.csv
     """
+    from dsl.expressions import EvaluationError
     from interpreter import simulate as sim
     from interpreter.engine.rules import Rules
     from interpreter.summary import Summary
@@ -415,6 +427,8 @@ def simulate(
     except sim.LostHands as error:
         kept = f"; the other {summary.hands:,} hands are kept in {out}" if out else ""
         fail(f"{error}{kept}")
+    except EvaluationError as error:  # raised in a worker: it crossed the process whole
+        fail_rule(error)
     except sim.SimulationError as error:
         fail(str(error))
     except OSError as error:

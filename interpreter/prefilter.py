@@ -1,6 +1,6 @@
 """Could a hand that is neither complete nor seven pairs still win?  A cheap answer first.
 
-A ruleset may have hand types whose condition needs no shape (``rules.needs_shape`` is
+A ruleset may have hand types whose condition needs no shape (``dsl.shape_audit.needs_shape`` is
 false for them).  Evaluating such a condition means building a
 :class:`~dsl.situation.Situation` and running the compiled expression: far too slow to do
 for every discard every player might claim.  So each such condition is read once, at

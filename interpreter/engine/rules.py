@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from dsl import syntax
 from dsl.ruleset import Ruleset
+from dsl.shape_audit import needs_shape
 from dsl.situation import HandMeld, Situation
 from interpreter import prefilter, shapes
 from interpreter.engine.events import option_settings
@@ -26,25 +26,7 @@ from interpreter.tiles import RANKS, STANDARD
 
 SUIT_INDEX = {suit.letter: i for i, suit in enumerate(STANDARD.suits)}
 CLAIM_KINDS = ("win", "kong", "pung", "chow")
-SHAPE_FUNCTIONS = ("standard", "seven_pairs")
 _COMPLETION = suit_tables().completion
-
-
-def needs_shape(node: syntax.Node) -> bool:
-    """True when the condition can hold only if ``standard()`` or ``seven_pairs()`` holds."""
-    if isinstance(node, syntax.Call):
-        return node.function in SHAPE_FUNCTIONS
-    if isinstance(node, syntax.Binary):
-        if node.op == "and_":
-            return needs_shape(node.left) or needs_shape(node.right)
-        if node.op == "or_":
-            return needs_shape(node.left) and needs_shape(node.right)
-        return False
-    if isinstance(node, syntax.If):
-        return needs_shape(node.then) and needs_shape(node.otherwise)
-    if isinstance(node, syntax.Literal):
-        return node.value is False
-    return False
 
 
 def _trivial(expression: Any) -> bool:

@@ -180,14 +180,14 @@ def test_hand_classes_from_the_situation_when_the_scope_has_only_names() -> None
 
 
 def test_birds() -> None:
-    seat = compile_expression("dealer + (tile.rank - 1) % 4", scope("birds"), expect="seat")
-    multiplier = compile_expression("2 ** hits(payer)", scope("birds"), expect="int")
+    seat = compile_expression("dealer + (tile.rank - 1) % 4", scope("bird_seat"), expect="seat")
+    multiplier = compile_expression("2 ** hits(payer)", scope("bird_multiplier"), expect="int")
     base = dict(dealer=1, winner=2, payer=3, bird_hits={3: 2})
     assert [
         seat(hand("11m", tile=STANDARD.parse(t)[0], **base)) for t in ("1m", "2p", "5s", "8m", "4s")
     ] == [1, 2, 1, 0, 0]
     assert multiplier(hand("11m", **base)) == 4
-    assert compile_expression("1 + hits(payer)", scope("birds"))(hand("11m", **base)) == 3
+    assert compile_expression("1 + hits(payer)", scope("bird_multiplier"))(hand("11m", **base)) == 3
 
 
 def test_seat_arithmetic_wraps_around_the_table() -> None:
@@ -199,7 +199,7 @@ def test_seat_arithmetic_wraps_around_the_table() -> None:
 
 def test_options() -> None:
     game = hand("11m", options={"birds": 2, "cap": "6he", "tiandi": True})
-    assert value("option.birds * 2", game, "birds") == 4
+    assert value("option.birds * 2", game, "bird_count") == 4
     assert value('option.cap == "6he" and option.tiandi', game)
     assert value('option.cap in {"4he", "6he"}', game)
     assert value('option.cap != "none"', game)
@@ -307,8 +307,8 @@ ERRORS = [
     ("winner == 1", "seat compared with int", "seat", None, 10, 1),
     (
         "payer",
-        "payer is not available in section hands (only in opening_hands, payment, "
-        "birds, settlement)",
+        "payer is not available in section hands (only in opening_payment, payment, "
+        "bird_multiplier, settlement)",
         "a name of this section",
         None,
         0,
@@ -316,7 +316,8 @@ ERRORS = [
     ),
     (
         "hits(winner)",
-        "hits is not available in section hands (only in opening_hands, payment, birds)",
+        "hits is not available in section hands "
+        "(only in opening_payment, payers, payment, bird_multiplier)",
         "a function of this section",
         None,
         0,
@@ -389,15 +390,15 @@ def test_too_long_and_too_deep() -> None:
 def test_evaluation_is_bounded() -> None:
     nothing = hand("11m")
     for text, message in [
-        ("2 ** 65", "exponent 65"),
-        ("2 ** -1", "exponent -1"),
-        ("(2 ** 40) * (2 ** 40)", "out of bounds"),
-        ("7 ** 40", "out of bounds"),
-        ("1 // (1 - 1)", "division by zero"),
-        ("1 % 0", "division by zero"),
-        ("count(1..1000000000)", "steps"),
-        ("count(1..1000, all(1..1000, true))", "steps"),
-        ("count({1..10000000})", "steps"),
+        ("2 ** (players + 61)", "exponent 65"),
+        ("2 ** (players - 5)", "exponent -1"),
+        ("(2 ** (players + 36)) * (2 ** 40)", "out of bounds"),
+        ("7 ** (players + 36)", "out of bounds"),
+        ("1 // (players - 4)", "division by zero"),
+        ("1 % (players - 4)", "division by zero"),
+        ("count(1..(players + 1000000000))", "steps"),
+        ("count(tiles, any(1..100000, it + rank == 0))", "steps"),
+        ("count({1..(players + 10000000)})", "steps"),
     ]:
         with pytest.raises(EvaluationError, match=re.escape(message)) as caught:
             value(text, nothing)
@@ -406,13 +407,36 @@ def test_evaluation_is_bounded() -> None:
     assert value("5 in 1..1000000000000", nothing)
 
 
+def test_constant_parts_are_worked_out_while_compiling() -> None:
+    """What fails in every situation is refused at once, with its place."""
+    for text, message, culprit in [
+        ("2 ** 65", "exponent 65", "65"),
+        ("2 ** -1", "exponent -1", "-1"),
+        ("2 ** 2 ** 64", "out of bounds", "2 ** 64"),
+        ("(2 ** 40) * (2 ** 40)", "out of bounds", "(2 ** 40) * (2 ** 40)"),
+        ("7 ** 40", "out of bounds", "7 ** 40"),
+        ("winner == dealer or 1 // (1 - 1) > 0", "division by zero", "1 // (1 - 1)"),
+        ("1 % 0", "division by zero", "1 % 0"),
+        ("count(1..1000000000) > players", "steps", "count(1..1000000000)"),
+        ("count({1..10000000})", "steps", "{1..10000000}"),
+    ]:
+        with pytest.raises(ExpressionError, match=re.escape(message)) as caught:
+            compile_expression(text, scope())
+        error = caught.value
+        assert not isinstance(error, EvaluationError) and error.text == text
+        assert text[error.offset : error.offset + error.length] == culprit, text
+    # Worked out once: 1,000 + 1,000 steps, not 1,000 x 1,000.
+    assert value("count(1..1000, all(1..1000, true))", hand("11m")) == 1000
+    assert value("5 in 1..1000000000000", hand("11m"))
+
+
 def test_names_without_a_value_here() -> None:
     self_drawn = hand("11m", self_draw=True)
     with pytest.raises(EvaluationError, match="discarder has no value") as caught:
         value("if true then discarder else winner", self_drawn, "payment")
     assert (caught.value.offset, caught.value.length) == (13, 9)
     with pytest.raises(EvaluationError, match="option 'birds' has no value"):
-        value("option.birds", self_drawn, "birds")
+        value("option.birds", self_drawn, "bird_count")
 
 
 def test_no_way_to_python_objects() -> None:

@@ -58,7 +58,7 @@ tiles:
   suits: {remove: [m]}
 hands:
   qidui: ~
-  qingyise: {class: big, when: count(suits) == 1, source: house rule}
+  qingyise: {class: big, when: standard() and count(suits) == 1, source: house rule}
 restrictions:
   declare_void: option.dingque
 """,
