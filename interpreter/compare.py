@@ -10,8 +10,9 @@ effect is the paired difference B − A with a 95% confidence interval from the 
 - a share of wins (自摸, a hand type) or the mean turn of the first win: a ratio of two sums,
   linearised hand by hand (delta method), then as a mean;
 - the spread, the 95th percentile and the maximum of the points moved, and the seat
-  balance: a paired bootstrap (the same hands resampled for A and B), percentile interval,
-  its p-value from the bootstrap standard error.
+  balance: a paired bootstrap interval (the same hands resampled for A and B, percentile
+  interval), the p-value from a paired randomisation test (A and B swapped at random in
+  each hand).
 
 A mark flags an effect whose p-value stays under 5% after Holm's correction for the number
 of effects reported, so that all the marks together are wrong with probability at most 5%.
@@ -100,26 +101,35 @@ def bootstrap_effect(
     rng: np.random.Generator,
     resamples: int = BOOTSTRAP,
 ) -> Estimate:
-    """The difference of ``stat`` by a paired bootstrap: hands are resampled with the same
-    indices for A and B.  ``stat`` maps hands stacked as (resamples, hands) — or (resamples,
-    hands, columns) when each hand has a row of values — to one value per resample.
-    Percentile interval; the p-value from the bootstrap standard error."""
+    """The difference of ``stat`` (a spread, a quantile, a maximum) between paired hands.
+
+    ``stat`` maps hands stacked as (resamples, hands) — or (resamples, hands, columns) when
+    each hand has a row of values — to one value per resample.  The interval is the paired
+    bootstrap's (hands resampled with the same indices for A and B, percentile interval).
+    The p-value is a paired randomisation test's: under "the rule changes nothing" the two
+    outcomes of a hand are exchangeable, so A and B are swapped in each hand at random; it
+    holds its level whatever ``stat`` is, where the bootstrap's does not (a maximum).  The
+    interval is widened to hold the estimate where the percentiles miss it (a maximum)."""
     xa, xb = np.asarray(xa, float), np.asarray(xb, float)
     n = len(xa)
     a, b = float(stat(xa[None])[0]), float(stat(xb[None])[0])
-    diffs = []
+    diff = b - a
+    boot, swapped = [], []
     width = max(1, int(np.prod(xa.shape[1:])))
     batch = max(1, _BATCH // max(1, n * width))
     for start in range(0, resamples, batch):
-        idx = rng.integers(0, n, size=(min(batch, resamples - start), n))
-        diffs.append(stat(xb[idx]) - stat(xa[idx]))
-    d = np.concatenate(diffs)
-    diff = b - a
-    se = float(d.std(ddof=1))
-    if not se > 0:
-        return Estimate(a, b, diff, diff, 1.0 if diff == 0 else 0.0)
+        size = min(batch, resamples - start)
+        idx = rng.integers(0, n, size=(size, n))
+        boot.append(stat(xb[idx]) - stat(xa[idx]))
+        swap = (rng.random((size, n)) < 0.5).reshape((size, n) + (1,) * (xa.ndim - 1))
+        swapped.append(stat(np.where(swap, xa, xb)) - stat(np.where(swap, xb, xa)))
+    d, t = np.concatenate(boot), np.concatenate(swapped)
+    if diff == 0:
+        p = 1.0
+    else:
+        p = float((1 + np.count_nonzero(np.abs(t) >= abs(diff) * (1 - 1e-9))) / (1 + len(t)))
     low, high = np.quantile(d, [0.025, 0.975])
-    return Estimate(a, b, float(low), float(high), _two_sided(diff / se))
+    return Estimate(a, b, min(float(low), diff), max(float(high), diff), p)
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:
@@ -235,7 +245,7 @@ def metrics(players: int, tables: Sequence[pd.DataFrame], names: Mapping[str, st
         Metric("kongs_per_hand", "kongs per hand", "kongs per hand", "count", "mean",
                ("kongs",)),
     ]  # fmt: skip
-    seen = {c for t in tables for c in t.columns if t[c].any()}
+    seen = {c for t in tables for c in t.columns[t.to_numpy().any(axis=0)]}
     if "bird_hits" in seen:
         ms.append(Metric("bird_hits_per_hand", "birds hit per hand (中鸟)", "birds hit per hand",
                          "count", "mean", ("bird_hits",)))  # fmt: skip
@@ -255,7 +265,11 @@ def metrics(players: int, tables: Sequence[pd.DataFrame], names: Mapping[str, st
 
 
 def estimate(
-    metric: Metric, a: pd.DataFrame, b: pd.DataFrame, rng: np.random.Generator
+    metric: Metric,
+    a: pd.DataFrame,
+    b: pd.DataFrame,
+    rng: np.random.Generator,
+    resamples: int = BOOTSTRAP,
 ) -> Estimate | None:
     """The paired effect of one metric (None when it is undefined on a side)."""
 
@@ -269,8 +283,8 @@ def estimate(
         return ratio_effect(ca[0], ca[1], cb[0], cb[1])
     assert metric.stat is not None
     if len(ca) == 1:
-        return bootstrap_effect(ca[0], cb[0], metric.stat, rng)
-    return bootstrap_effect(np.stack(ca, axis=1), np.stack(cb, axis=1), metric.stat, rng)
+        return bootstrap_effect(ca[0], cb[0], metric.stat, rng, resamples)
+    return bootstrap_effect(np.stack(ca, axis=1), np.stack(cb, axis=1), metric.stat, rng, resamples)
 
 
 @dataclass
@@ -294,7 +308,11 @@ class Effect:
 
 
 def paired_effects(
-    a: pd.DataFrame, b: pd.DataFrame, chosen: Sequence[Metric], seed: int = 0
+    a: pd.DataFrame,
+    b: pd.DataFrame,
+    chosen: Sequence[Metric],
+    seed: int = 0,
+    resamples: int = BOOTSTRAP,
 ) -> list[Effect]:
     """The effect B − A of each metric on the paired per-hand tables (row i of each is hand i),
     without Holm's adjustment (:func:`adjust`)."""
@@ -303,7 +321,7 @@ def paired_effects(
     rng = np.random.default_rng(seed)
     out = []
     for m in chosen:
-        e = estimate(m, a, b, rng)
+        e = estimate(m, a, b, rng, resamples)
         if e is not None:
             out.append(Effect(m, e))
     return out
@@ -347,6 +365,11 @@ def play(
     rows: list[dict[str, Any]] = []
     sim.run_to(spec, games, players, rows.extend, workers, scheduler, None, progress, chunk)
     return hand_table(rows, players), sim.spec_provenance(spec), loaded
+
+
+def _enough(games: int) -> None:
+    if games < 2:
+        raise ValueError(f"--games must be at least 2 to compare, not {games}")
 
 
 def _changed(ruleset: Ruleset) -> dict[str, Any]:
@@ -437,6 +460,7 @@ def compare(
     from interpreter import simulate as sim
     from interpreter.summary import hand_names
 
+    _enough(games)
     for side in (a, b):  # every input checked before a hand is played
         sim.make_spec(side.ruleset, seed, agents, side.settings, side.preset)
     ta, about_a, ra = play(a, games, seed, agents, workers, scheduler, chunk, progress)
@@ -466,7 +490,8 @@ def metric_ids(players: int) -> list[str]:
 
 def sweep_values(ruleset: Ruleset, vary: Sequence[str]) -> dict[str, list[str]]:
     """``NAME=V1,V2,…`` items (or ``all``: every option over its declared values) as option →
-    values; raises ValueError naming a wrong option or value."""
+    values, the ruleset's own value among them; raises ValueError naming a wrong option or
+    value."""
     from dsl.problems import nearest
 
     options = ruleset.options
@@ -496,6 +521,13 @@ def sweep_values(ruleset: Ruleset, vary: Sequence[str]) -> dict[str, list[str]]:
                     f"expected {options[name].expected()}"
                 ) from None
         out[name] = [v.strip() for v in values.split(",")]
+    for name, vs in out.items():  # each curve through the reference, in the declared order
+        o = options[name]
+        order = list(o.possible_values())
+        if o.value not in [o.parse(v) for v in vs]:
+            vs.append(option_text(o.value))
+        vs.sort(key=lambda v, o=o, order=order: order.index(o.parse(v))
+                if o.parse(v) in order else len(order))  # fmt: skip
     return out
 
 
@@ -569,6 +601,7 @@ def sweep(
     from interpreter.engine.rules import Rules
     from interpreter.summary import hand_names
 
+    _enough(games)
     _, loaded = sim.make_spec(base.ruleset, seed, agents, base.settings, base.preset)
     values = sweep_values(loaded, vary)
     if not values:
