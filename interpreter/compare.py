@@ -207,6 +207,15 @@ def hand_table(rows: Sequence[Mapping[str, Any]], players: int) -> pd.DataFrame:
     return pd.DataFrame(out).fillna(0.0).astype(float)
 
 
+_WHERE_SEEN = (
+    Metric("bird_hits_per_hand", "birds hit per hand (中鸟)", "birds hit per hand", "count",
+           "mean", ("bird_hits",)),
+    Metric("opening_rate", "hands with an opening hand (起手胡)", "hands with an opening hand",
+           "share", "mean", ("opening",)),
+)  # fmt: skip
+"""Metrics shown only where some hand has them (rulesets without birds or opening hands)."""
+
+
 def metrics(players: int, tables: Sequence[pd.DataFrame], names: Mapping[str, str]) -> list[Metric]:
     """The metrics of a comparison, in the order shown; birds, opening hands and hand types only
     where some hand of ``tables`` has them."""
@@ -246,12 +255,7 @@ def metrics(players: int, tables: Sequence[pd.DataFrame], names: Mapping[str, st
                ("kongs",)),
     ]  # fmt: skip
     seen = {c for t in tables for c in t.columns[t.to_numpy().any(axis=0)]}
-    if "bird_hits" in seen:
-        ms.append(Metric("bird_hits_per_hand", "birds hit per hand (中鸟)", "birds hit per hand",
-                         "count", "mean", ("bird_hits",)))  # fmt: skip
-    if "opening" in seen:
-        ms.append(Metric("opening_rate", "hands with an opening hand (起手胡)",
-                         "hands with an opening hand", "share", "mean", ("opening",)))  # fmt: skip
+    ms += [m for m in _WHERE_SEEN if m.columns[0] in seen]
     counts: dict[str, float] = {}
     for t in tables:
         for c in t.columns:
@@ -484,8 +488,8 @@ SWEEP_METRICS = (
 
 
 def metric_ids(players: int) -> list[str]:
-    """The ids of the metrics every comparison has (hand types, birds and opening hands aside)."""
-    return [m.id for m in metrics(players, (), {})]
+    """The ids of the metrics a comparison may have, hand types aside."""
+    return [m.id for m in (*metrics(players, (), {}), *_WHERE_SEEN)]
 
 
 def sweep_values(ruleset: Ruleset, vary: Sequence[str]) -> dict[str, list[str]]:
