@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from interpreter.summary import bots_text, hand_figures, option_text, pad
+from interpreter.summary import bots_text, hand_figures, option_text, pad, text_width
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -707,13 +707,14 @@ def show_effect(unit: str, e: Estimate) -> str:
 
 
 def effects_table(effects: Sequence[Effect]) -> list[str]:
-    lines = [f"{pad('metric', 40)} {pad('A', 9, True)} {pad('B', 9, True)}   B − A [95% CI]"]
+    width = max([40, *(text_width(e.metric.label) + 1 for e in effects)])
+    lines = [f"{pad('metric', width)} {pad('A', 9, True)} {pad('B', 9, True)}   B − A [95% CI]"]
     for e in effects:
         m, est = e.metric, e.estimate
         mark = " *" if e.significant else ""
         lines.append(
-            f"{pad(m.label, 40)} {show_value(m.unit, est.a):>9} {show_value(m.unit, est.b):>9}"
-            f"   {show_effect(m.unit, est)}{mark}"
+            f"{pad(m.label, width)} {show_value(m.unit, est.a):>9} "
+            f"{show_value(m.unit, est.b):>9}   {show_effect(m.unit, est)}{mark}"
         )
     return lines
 

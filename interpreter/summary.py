@@ -383,12 +383,16 @@ def option_text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def pad(text: str, width: int, right: bool = False) -> str:
-    """Justify ``text`` in ``width`` terminal columns (a Chinese character takes two)."""
+def text_width(text: str) -> int:
+    """Terminal columns ``text`` takes (a Chinese character takes two)."""
     import unicodedata
 
-    shown = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-    space = " " * max(0, width - shown)
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, width: int, right: bool = False) -> str:
+    """Justify ``text`` in ``width`` terminal columns."""
+    space = " " * max(0, width - text_width(text))
     return space + text if right else text + space
 
 
