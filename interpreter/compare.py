@@ -132,6 +132,12 @@ def bootstrap_effect(
     return Estimate(a, b, min(float(low), diff), max(float(high), diff), p)
 
 
+def resamples_for(family: int) -> int:
+    """Resamples enough for a randomisation p-value to pass Holm's first step among ``family``
+    effects (its smallest value is 1 / (resamples + 1))."""
+    return max(BOOTSTRAP, math.ceil(family / ALPHA))
+
+
 def holm(pvalues: Sequence[float]) -> list[float]:
     """Holm's step-down adjusted p-values: reject where ``adjusted <= alpha`` and the chance of
     any false mark among them all stays at most ``alpha``."""
@@ -465,14 +471,15 @@ def compare(
     from interpreter.summary import hand_names
 
     _enough(games)
-    for side in (a, b):  # every input checked before a hand is played
-        sim.make_spec(side.ruleset, seed, agents, side.settings, side.preset)
+    check_pairable(*(  # every input checked before a hand is played
+        sim.make_spec(side.ruleset, seed, agents, side.settings, side.preset)[1] for side in (a, b)
+    ))  # fmt: skip
     ta, about_a, ra = play(a, games, seed, agents, workers, scheduler, chunk, progress)
     tb, about_b, rb = play(b, games, seed, agents, workers, scheduler, chunk, progress)
-    check_pairable(ra, rb)
     names = {**hand_names(ra), **hand_names(rb)}
     players = len(json.loads(about_a["agents"]))
-    effects = paired_effects(ta, tb, metrics(players, (ta, tb), names), seed)
+    chosen = metrics(players, (ta, tb), names)
+    effects = paired_effects(ta, tb, chosen, seed, resamples_for(len(chosen)))
     adjust(effects)
     return Comparison(
         (about_a, about_b), (_changed(ra), _changed(rb)), games, _same_walls(ra, rb), effects
@@ -626,6 +633,7 @@ def sweep(
     reference, about, ruleset = play(base, games, seed, agents, workers, scheduler, chunk, progress)
     names = hand_names(ruleset)
     points = []
+    resamples = resamples_for(len(chosen) * (len(settings) - len(values)))
     for (name, v), setting in settings.items():
         if loaded.options[name].parse(v) == loaded.options[name].value:
             points.append(Point(name, v, True, []))
@@ -633,7 +641,8 @@ def sweep(
         table, _, _ = play(setting, games, seed, agents, workers, scheduler, chunk, progress)
         ms = {m.id: m for m in metrics(players, (reference, table), names)}
         picked = [ms[m] for m in chosen if m in ms]
-        points.append(Point(name, v, False, paired_effects(reference, table, picked, seed)))
+        effects = paired_effects(reference, table, picked, seed, resamples)
+        points.append(Point(name, v, False, effects))
     adjust([e for p in points for e in p.effects])
     return Sweep(about, _changed(ruleset), games, points, list(chosen))
 
