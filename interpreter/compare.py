@@ -312,7 +312,7 @@ class Effect:
         return {
             "metric": self.metric.id, "label": self.metric.label, "unit": self.metric.unit,
             "a": _num(e.a), "b": _num(e.b), "diff": _num(e.diff), "ci95": [_num(e.low),
-            _num(e.high)], "p": _num(e.p), "p_holm": _num(self.adjusted_p),
+            _num(e.high)], "p": e.p, "p_holm": self.adjusted_p,
             "significant": self.significant, "method": self.metric.kind,
         }  # fmt: skip
 
@@ -742,12 +742,12 @@ def plot_effects(effects: Sequence[Effect], path: str, title: str) -> None:
     groups = [(u, [e for e in effects if e.metric.unit == u]) for u in PANELS]
     groups = [(u, es) for u, es in groups if es]
     heights = [max(1, len(es)) for _, es in groups]
+    if cjk:
+        plt.rcParams["font.family"] = [cjk, "sans-serif"]
     fig, axes = plt.subplots(
         len(groups), 1, figsize=(8, 1.2 + 0.28 * sum(heights)), squeeze=False,
         gridspec_kw={"height_ratios": heights},
     )  # fmt: skip
-    if cjk:
-        plt.rcParams["font.family"] = [cjk, "sans-serif"]
     for ax, (unit, es) in zip(axes[:, 0], groups, strict=True):
         scale = 100 if unit == "share" else 1
         ys = list(range(len(es)))[::-1]
