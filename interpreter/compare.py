@@ -366,15 +366,23 @@ def play(
     progress: bool = True,
 ) -> tuple[pd.DataFrame, dict[str, str], Ruleset]:
     """Simulate ``games`` hands (``simulate``'s machinery, seeds and workers) and return their
-    per-hand table, their provenance and the loaded ruleset."""
+    per-hand table, their provenance and the loaded ruleset.  Rows become numbers chunk by
+    chunk, so memory holds a few numbers per hand."""
+    import pandas as pd
+
     from interpreter import simulate as sim
     from interpreter.engine.rules import Rules
 
     spec, loaded = sim.make_spec(setting.ruleset, seed, agents, setting.settings, setting.preset)
     players = Rules(loaded).players
-    rows: list[dict[str, Any]] = []
-    sim.run_to(spec, games, players, rows.extend, workers, scheduler, None, progress, chunk)
-    return hand_table(rows, players), sim.spec_provenance(spec), loaded
+    parts: list[pd.DataFrame] = []
+
+    def keep(rows: list[dict[str, Any]]) -> None:
+        parts.append(hand_table(rows, players))
+
+    sim.run_to(spec, games, players, keep, workers, scheduler, None, progress, chunk)
+    table = pd.concat(parts, ignore_index=True).fillna(0.0)  # hand types a chunk did not see
+    return table, sim.spec_provenance(spec), loaded
 
 
 def _enough(games: int) -> None:
