@@ -450,8 +450,10 @@ def compare(
     a = Setting(ruleset_a, (*settings, *settings_a), preset_a or preset)
     b = Setting(ruleset_b or ruleset_a, (*settings, *settings_b), preset_b or preset)
     result = _analysis(lambda: run(a, b, games, seed, agents, workers, scheduler, chunk), plot)
-    title = f"B {b.ruleset} {' '.join(b.settings)} − A {a.ruleset} {' '.join(a.settings)}"
-    _report(result, as_json, plot, f"{title}: {games:,} hands, seed {seed}, bots {agents}")
+    title = " − ".join(
+        f"{x}: {' '.join((s.ruleset, *s.settings))}" for x, s in (("B", b), ("A", a))
+    )
+    _report(result, as_json, plot, f"{title}\n{games:,} hands, seed {seed}, bots {agents}")
 
 
 @cli.command()
@@ -504,8 +506,8 @@ def sweep(
     result = _analysis(
         lambda: run(base, vary, games, seed, agents, metrics, workers, scheduler, chunk), plot
     )
-    _report(result, as_json, plot, f"{ruleset}: effect of each option, {games:,} hands per "
-            f"setting, seed {seed}, bots {agents}")  # fmt: skip
+    _report(result, as_json, plot, f"{ruleset}: effect of each option against the reference\n"
+            f"{games:,} hands per setting, seed {seed}, bots {agents}")  # fmt: skip
 
 
 for ruleset_command in COMMANDS:  # validate, schema, explain

@@ -655,6 +655,9 @@ def sweep(
     return Sweep(about, _changed(ruleset), games, points, list(chosen))
 
 
+_UNITS = {"share": "pp", "points": "points", "count": "per hand"}
+
+
 def plot_sweep(result: Sweep, path: str, title: str) -> None:
     """Effect curves: a row of panels per option, a panel per metric, the value on the x axis."""
     plt = pyplot()
@@ -685,9 +688,10 @@ def plot_sweep(result: Sweep, path: str, title: str) -> None:
             ax.axhline(0, color="grey", lw=0.6, ls=":")
             ax.set_xticks(range(len(points)), [p.value for p in points], fontsize=8)
             ax.set_xlabel(option)
-            ax.set_ylabel(f"effect, {PANELS[unit]}", fontsize=8)
+            ax.set_ylabel(f"value − reference, {_UNITS[unit]}", fontsize=8)
             ax.set_title(_english(id_, result), fontsize=8)
-    fig.suptitle(title, fontsize=9)
+    fig.suptitle(f"{title}\n95% CIs; red: significant after Holm's correction; black: the "
+                 "reference", fontsize=9)  # fmt: skip
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -770,7 +774,8 @@ def plot_effects(effects: Sequence[Effect], path: str, title: str) -> None:
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_yticks(ys, [e.metric.label if cjk else e.metric.en for e in es], fontsize=8)
         ax.set_xlabel(f"B − A, {PANELS[unit]}")
-    axes[0, 0].set_title(title, fontsize=9)
+    fig.suptitle(f"{title}\nB − A with 95% CIs; filled: significant after Holm's correction",
+                 fontsize=9)  # fmt: skip
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
