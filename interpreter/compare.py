@@ -440,8 +440,8 @@ class Comparison:
             + f", mjrules {a['mjrules_version']}",
             f"bots: {bots_text(json.loads(a['agents']))}; the figures describe these bots playing "
             "these rules",
-            f"B − A with its 95% CI from the paired hands; * significant at 5% after Holm's "
-            f"correction for {len(self.effects)} effects",
+            "B − A: the difference with its 95% confidence interval from the paired hands;",
+            f"* significant at 5% after Holm's correction for {len(self.effects)} effects",
             "",
         ]  # fmt: skip
         return "\n".join(head + effects_table(self.effects))
@@ -591,8 +591,8 @@ class Sweep:
             f"{a['master_seed']}, mjrules {a['mjrules_version']}",
             f"bots: {bots_text(json.loads(a['agents']))}; the figures describe these bots "
             "playing these rules",
-            "each option varied alone; A is the reference, B the value; 95% CIs from the "
-            f"paired hands; * significant at 5% after Holm's correction for {tested} effects",
+            "each option varied alone: A is the reference, B the value, B − A with its 95% CI;",
+            f"* significant at 5% after Holm's correction for {tested} effects",
         ]
         for p in self.points:
             if p.reference:
