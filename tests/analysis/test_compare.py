@@ -144,3 +144,22 @@ def test_plot_without_matplotlib_says_what_to_install(tmp_path, monkeypatch):
     assert result.exit_code == 1
     assert "--plot needs matplotlib: pip install 'mjrules[plot]'" in result.output
     assert not plot.exists()
+
+
+def test_the_same_comparison_on_one_worker_all_cores_or_dask():
+    from distributed import Client, LocalCluster
+
+    from interpreter.compare import Setting, compare
+
+    a, b = Setting(QQ, ("birds=0",)), Setting(QQ, ("birds=4",))
+
+    def run(**where):
+        return compare(a, b, 24, 9, "random", progress=False, **where).to_json()
+
+    one = run(workers=1)
+    assert run(workers=2) == one
+    with (
+        LocalCluster(n_workers=1, threads_per_worker=2, processes=False) as cluster,
+        Client(cluster) as client,
+    ):
+        assert run(scheduler=client) == one
