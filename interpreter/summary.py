@@ -149,6 +149,57 @@ class _Seat:
     points: _Mean = field(default_factory=_Mean)
 
 
+@dataclass(frozen=True)
+class HandFigures:
+    """One hand's part in each figure: the one definition that :class:`Summary` totals and
+    paired comparisons (``interpreter.compare``) difference hand by hand."""
+
+    no_winner: bool
+    wins: int
+    self_draws: int
+    multi_win: bool
+    won: tuple[bool, ...]
+    """Per seat: it won the hand (和了)."""
+    dealt_in: tuple[bool, ...]
+    """Per seat: it dealt into a win (放铳, 点炮)."""
+    points: tuple[int, ...]
+    dealer: int
+    edge: float
+    """The dealer's points less the mean points of the other seats."""
+    first_win_turn: int | None
+    """巡目 of the first win; None when nobody won."""
+    claims: int
+    length: int
+    """Discards in the hand."""
+    moved: int
+    """Points that changed hands: the sum of the gains."""
+    hand_types: Counter[str]
+    """Hand type id → the number of this hand's wins that have it."""
+
+
+def hand_figures(r: Mapping[str, Any], players: int) -> HandFigures:
+    """The figures of one row of ``simulate``."""
+    winners, sources = set(r["winners"]), set(r["win_from"])
+    deltas = tuple(r[f"delta_{s}"] for s in range(players))
+    d = r["dealer"]
+    return HandFigures(
+        no_winner=not winners,
+        wins=r["n_wins"],
+        self_draws=r["self_draws"],
+        multi_win=bool(r["multi_win"]),
+        won=tuple(s in winners for s in range(players)),
+        dealt_in=tuple(s in sources for s in range(players)),
+        points=deltas,
+        dealer=d,
+        edge=deltas[d] - (sum(deltas) - deltas[d]) / (players - 1),
+        first_win_turn=r["first_win_turn"] if winners else None,
+        claims=r["claims"],
+        length=r["discards"],
+        moved=r["points_moved"],
+        hand_types=Counter(h for hands in r["win_hands"] for h in hands),
+    )
+
+
 @dataclass
 class Summary:
     """The figures ``mjrules simulate`` prints, accumulated from its rows in constant memory.
@@ -193,29 +244,27 @@ class Summary:
     def add(self, rows: Iterable[dict[str, Any]]) -> None:
         players = len(self.seats)
         for r in rows:
+            h = hand_figures(r, players)
             self.hands += 1
-            winners, sources = set(r["winners"]), set(r["win_from"])
-            self.no_winner += not winners
-            self.wins += r["n_wins"]
-            self.self_draws += r["self_draws"]
-            self.multi_win += r["multi_win"]
-            deltas = [r[f"delta_{s}"] for s in range(players)]
+            self.no_winner += h.no_winner
+            self.wins += h.wins
+            self.self_draws += h.self_draws
+            self.multi_win += h.multi_win
             for s, seat in enumerate(self.seats):
-                seat.won += s in winners
-                seat.dealt_in += s in sources
-                seat.points.add(deltas[s])
-            d = r["dealer"]
-            self.dealer.won += d in winners
-            self.dealer.dealt_in += d in sources
-            self.dealer.points.add(deltas[d])
-            self.edge.add(deltas[d] - (sum(deltas) - deltas[d]) / (players - 1))
-            if winners:
-                self.first_win_turn.add(r["first_win_turn"])
-            self.claims.add(r["claims"])
-            self.length.add(r["discards"])
-            self.moved[r["points_moved"]] += 1
-            for hands in r["win_hands"]:
-                self.hand_types.update(hands)
+                seat.won += h.won[s]
+                seat.dealt_in += h.dealt_in[s]
+                seat.points.add(h.points[s])
+            d = h.dealer
+            self.dealer.won += h.won[d]
+            self.dealer.dealt_in += h.dealt_in[d]
+            self.dealer.points.add(h.points[d])
+            self.edge.add(h.edge)
+            if h.first_win_turn is not None:
+                self.first_win_turn.add(h.first_win_turn)
+            self.claims.add(h.claims)
+            self.length.add(h.length)
+            self.moved[h.moved] += 1
+            self.hand_types.update(h.hand_types)
             self.ends[r["end"]] += 1
 
     def percentile_moved(self, q: float) -> int | None:
@@ -278,7 +327,7 @@ class Summary:
 
     def to_text(self, top: int = 10) -> str:
         d = self.to_json(top)
-        options = ", ".join(f"{k}={_option(v)}" for k, v in self.changed.items())
+        options = ", ".join(f"{k}={option_text(v)}" for k, v in self.changed.items())
         preset = f"preset {d['preset']}, " if d["preset"] else ""
         edge = _pm(d["dealer_edge"], d["dealer_edge_ci95"])
         p95 = "-" if d["points_moved_p95"] is None else d["points_moved_p95"]
@@ -302,44 +351,48 @@ class Summary:
             f"{'options ' + options if options else 'default options'}; "
             f"ruleset hash {d['ruleset_hash']}), master seed {d['master_seed']}, "
             f"mjrules {d['mjrules_version']}",
-            f"bots: {_bots(d['agents'])}; the figures describe these bots playing these rules",
+            f"bots: {bots_text(d['agents'])}; the figures describe these bots playing these rules",
             "",
-            *(f"{_pad(label, 24)} {value}" for label, value in figures),
+            *(f"{pad(label, 24)} {value}" for label, value in figures),
             "",
-            f"{_pad('seat', 12)} {_pad('bot', 14)} {_pad('和了率', 9, right=True)} "
-            f"{_pad('放铳率', 9, right=True)}   mean points (95% CI)",
+            f"{pad('seat', 12)} {pad('bot', 14)} {pad('和了率', 9, right=True)} "
+            f"{pad('放铳率', 9, right=True)}   mean points (95% CI)",
         ]
         rows = [(f"{s['seat']}", s["agent"], s) for s in d["seats"]]
         rows.append(("dealer (庄)", "", d["dealer"]))
         for label, agent, s in rows:
             lines.append(
-                f"{_pad(label, 12)} {_pad(agent, 14)} {_pct(s['win_rate']):>9} "
+                f"{pad(label, 12)} {pad(agent, 14)} {_pct(s['win_rate']):>9} "
                 f"{_pct(s['deal_in_rate']):>9}   {_pm(s['mean_points'], s['mean_points_ci95'])}"
             )
         if d["top_hand_types"]:
             lines += ["", "hand types (share of wins)"]
             for t in d["top_hand_types"]:
                 label = f"{t['name']} ({t['id']})"
-                lines.append(f"  {_pad(label, 28)} {t['count']:>8,}  {_pct(t['per_win']):>6}")
+                lines.append(f"  {pad(label, 28)} {t['count']:>8,}  {_pct(t['per_win']):>6}")
         return "\n".join(lines)
 
 
-def _bots(agents: Sequence[str]) -> str:
+def bots_text(agents: Sequence[str]) -> str:
     if len(set(agents)) == 1:
         return f"{agents[0]} at every seat"
     return ", ".join(f"seat {s} {a}" for s, a in enumerate(agents))
 
 
-def _option(value: Any) -> str:
+def option_text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _pad(text: str, width: int, right: bool = False) -> str:
-    """Justify ``text`` in ``width`` terminal columns (a Chinese character takes two)."""
+def text_width(text: str) -> int:
+    """Terminal columns ``text`` takes (a Chinese character takes two)."""
     import unicodedata
 
-    shown = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-    space = " " * max(0, width - shown)
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, width: int, right: bool = False) -> str:
+    """Justify ``text`` in ``width`` terminal columns."""
+    space = " " * max(0, width - text_width(text))
     return space + text if right else text + space
 
 
