@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import combinations
+from random import Random
 from typing import TYPE_CHECKING
 
 from interpreter import opening
@@ -161,7 +162,10 @@ class Deal(_Base):
         birds: list[int] = []
         dice: list[int] = []
         if count and spec.get("birds") == "dice":
-            dice = [self.rng.randint(1, 6) for _ in range(count)]
+            # A stream of their own: how many birds a ruleset turns must not move the dice
+            # of later kongs, so that variants compared on the same walls play alike.
+            rolls = Random(f"opening-birds/{self.seed}")
+            dice = [rolls.randint(1, 6) for _ in range(count)]
         elif count:
             birds = self.wall.peek_front(count)
         when = spec.get("settle", "immediately")
