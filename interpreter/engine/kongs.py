@@ -256,7 +256,7 @@ class Kongs(_Base):
         live = self.wall.drawable > 0
         kinds = ("win", "kong", "pung", "chow") if rep.unused_claimable and live else ("win",)
         data = (seat, tiles, len(tiles) - 1)  # no tile left to answer after this round
-        self._open_joint_round(tuple(tiles), seat, frozenset(("kong_discard",)), kinds,
+        self._open_joint_round(tuple(tiles), seat, kong_context(rep, "kong_discard"), kinds,
                                "kong_tile", data, rep.kong_again and live)  # fmt: skip
 
     def _kong_again_options(self, seat: int, tiles: tuple[Tile, ...]) -> list[Action]:

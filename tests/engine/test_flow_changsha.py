@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from dsl.ruleset import load
+from dsl.ruleset import Ruleset, load
 from interpreter.engine import Action
 from interpreter.tiles import STANDARD
 from tests.engine.helpers import next_dice, place_stack, rigged, tile
@@ -275,3 +275,31 @@ def test_a_buzhang_on_a_discard_is_not_robbed(changsha):
     game = _kong_on_a_discard(changsha, "buzhang")
     assert last_event(game, "replacement")["seat"] == 1
     assert game.phase == "turn" and game.to_move() == 1
+
+
+# --- a replacement that is no kong, with the other replacement settings -----------------------
+
+
+def variant(tmp_path, replacement: str, setting: str) -> Ruleset:
+    """qq2014 with one more setting of one replacement (a house rule written as an overlay)."""
+    path = tmp_path / "variant.yaml"
+    path.write_text(
+        "extends: changsha/qq2014\nruleset: {id: t/variant, title: {zh: 变体, en: variant}}\n"
+        f"kongs: {{replacement: {{{replacement}: {{{setting}}}}}}}\n",
+        encoding="utf-8",
+    )
+    return load(str(path))
+
+
+def test_a_joint_round_of_a_replacement_that_is_no_kong(tmp_path):
+    """``counts_as_kong: false`` holds in a joint round too: the discarded 开杠 tiles of such a
+    replacement are plain discards, a win on one is no 抢杠 (against F1 106, where 开杠's
+    tiles are kong tiles)."""
+    ruleset = variant(tmp_path, "kaigang", "counts_as_kong: false")
+    game = kaigang(ruleset, {1: "23s 123m 789m 456p 88s"}, "1s 8p")
+    game.apply(PASS, 0)
+    assert game.round.tiles == (tile("1s"), tile("8p")) and game.round.context == frozenset()
+    game.apply(Action("win"), 1)
+    win = last_event(game, "win")
+    assert win["tiles"] == ["1s"] and win["context"] == [] and win["from"] == 0
+    assert hand_ids(win) == {"pinghu"}
