@@ -291,6 +291,28 @@ def variant(tmp_path, replacement: str, setting: str) -> Ruleset:
     return load(str(path))
 
 
+def test_dianganghua_on_a_replacement_that_is_no_kong(tmp_path):
+    """docs/DSL.md ``self_draw``: a win on a kong's replacement is a self-draw unless the
+    replacement says ``counts_as_self_draw: false`` and the kong was made on a discard — a
+    补张 (no kong: 补张胡牌算自摸, F1 90) declared so is paid by the discarder of the 9p as a
+    plain discard win.  The 6s seat 3 threw earlier stays in its river: the winning tile is
+    the replacement, not a discard."""
+    ruleset = variant(tmp_path, "buzhang", "counts_as_self_draw: false")
+    game = rigged(ruleset, {0: "999p 123m 456m 55s 78s 1p", 3: "9p 6s"},
+                  draws="2p 2p 3p 3p 4p 4p 2p", tail="6s 6s")  # fmt: skip
+    plan = {
+        0: [Action("discard", tile("1p")), Action("kong", tile("9p"), "buzhang")],
+        3: [Action("discard", tile("6s")), Action("discard", tile("9p"))],
+    }
+    follow(game, plan, lambda g: not plan[0] and g.phase == "turn")
+    assert last_event(game, "replacement")["tiles"] == ["6s"]
+    game.apply(Action("win", tile("6s")), 0)
+    win = last_event(game, "win")
+    assert win["context"] == [] and win["from"] == 3
+    assert hand_ids(win) == {"pinghu"} and win_payers(game) == {(3, 0)}
+    assert game.observation(1)["rivers"][3] == ((tile("6s"), None), (tile("9p"), 0))
+
+
 def test_a_joint_round_of_a_replacement_that_is_no_kong(tmp_path):
     """``counts_as_kong: false`` holds in a joint round too: the discarded 开杠 tiles of such a
     replacement are plain discards, a win on one is no 抢杠 (against F1 106, where 开杠's
