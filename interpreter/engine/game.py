@@ -317,6 +317,7 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         self.drawn = tile
         self.draw_ctx = frozenset(("last_tile",)) if last else EMPTY
         self.after_kong = False
+        self.kong_self_draw = True  # a front draw: nobody pays as for a kong's replacement
         self._emit("draw", seat=seat, tile=_NAME(tile), source="front", last_tile=last)
 
     def _discard(self, seat: int, tile: Tile) -> None:

@@ -11,7 +11,7 @@ from dsl.situation import HandMeld
 from interpreter import shapes
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import Replacement
-from interpreter.engine.state import EMPTY, tile_name
+from interpreter.engine.state import EMPTY, Player, tile_name
 from interpreter.scenario import Kong
 from interpreter.settle import settle
 from interpreter.suit_tables import counts_of
@@ -32,6 +32,18 @@ _LAST = frozenset(("last_tile",))
 def kong_context(rep: Replacement | None, name: str) -> frozenset[str]:
     """``{name}`` for a win that ``rep`` makes a kong win (杠上花, 杠上炮, 抢杠), else none."""
     return _CONTEXTS[name] if rep is None or rep.counts_as_kong else EMPTY
+
+
+def _hand_after_kong(
+    p: Player, t: Tile, concealed: bool
+) -> tuple[tuple[int, ...], tuple[HandMeld, ...]]:
+    """``p``'s concealed tiles and melds once every copy of ``t`` it holds goes into a kong
+    of ``t``: a concealed kong, or its pung of ``t`` made a kong."""
+    keys = shapes.add_tile(p.keys, t, -p.counts[t])
+    if concealed:
+        return keys, (*p.melds, HandMeld("kong", t, True))
+    kong = HandMeld("kong", t, False)
+    return keys, tuple(kong if m.kind == "pung" and m.tile == t else m for m in p.melds)
 
 
 class Kongs(_Base):
@@ -89,15 +101,7 @@ class Kongs(_Base):
                 continue
             if p.void is not None and t // RANKS == p.void:
                 continue
-            if n == 4:
-                keys = shapes.add_tile(p.keys, t, -4)
-                melds = (*p.melds, HandMeld("kong", t, True))
-            else:
-                keys = shapes.add_tile(p.keys, t, -1)
-                melds = tuple(
-                    HandMeld("kong", t, False) if m.kind == "pung" and m.tile == t else m
-                    for m in p.melds
-                )
+            keys, melds = _hand_after_kong(p, t, concealed=n == 4)
             found.extend(
                 Action("kong", t, name) for name in self._replacements_for(seat, keys, melds)
             )
@@ -252,7 +256,7 @@ class Kongs(_Base):
         live = self.wall.drawable > 0
         kinds = ("win", "kong", "pung", "chow") if rep.unused_claimable and live else ("win",)
         data = (seat, tiles, len(tiles) - 1)  # no tile left to answer after this round
-        self._open_joint_round(tuple(tiles), seat, frozenset(("kong_discard",)), kinds,
+        self._open_joint_round(tuple(tiles), seat, kong_context(rep, "kong_discard"), kinds,
                                "kong_tile", data, rep.kong_again and live)  # fmt: skip
 
     def _kong_again_options(self, seat: int, tiles: tuple[Tile, ...]) -> list[Action]:
@@ -263,12 +267,10 @@ class Kongs(_Base):
         for t in tiles:
             if p.void is not None and t // RANKS == p.void:
                 continue
-            if p.counts[t] == 3:
-                keys, melds = shapes.add_tile(p.keys, t, -3), len(p.melds) + 1
-            elif any(m.kind == "pung" and m.tile == t for m in p.melds):
-                keys, melds = p.keys, len(p.melds)
-            else:
+            concealed = p.counts[t] == 3
+            if not concealed and not any(m.kind == "pung" and m.tile == t for m in p.melds):
                 continue
+            keys, melds = _hand_after_kong(p, t, concealed)
             names = self._replacements_for(seat, keys, melds)
             found.extend(Action("kong", t, name) for name in names)
         return found

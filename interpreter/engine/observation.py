@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
 _TILE = {STANDARD.name(t): t for t in range(STANDARD.kinds)}
-_NOT_FROM_RIVER = frozenset(("robbing_kong", "kong_draw"))
-"""Win contexts whose tile never lay in the discarder's river (a robbed kong, a kong tile)."""
 
 
 def _melds(game: Game, seat: int) -> tuple[tuple[tuple[str, int, bool], ...], ...]:
@@ -71,18 +69,20 @@ def _rivers(game: Game, seat: int) -> tuple[tuple[tuple[int, int | None], ...], 
     ``discards`` drops a tile once it is taken; a defender still needs it (a player seldom
     waits on a tile it threw).  Read from the public events of the hand."""
     rivers: list[list[list[Any]]] = [[] for _ in game.players]
+    # No discard since the last kong: a win now is on the kong's tile or a replacement,
+    # never on a river's, whatever its context (a robbed 补张 or 点杠花 may have none).
+    after_kong = False
     for event in game.events:
         kind = event["type"]
         if kind == "discard":
+            after_kong = False
             rivers[event["seat"]].append([_TILE[event["tile"]], None])
+        elif kind == "kong":
+            after_kong = True
         elif kind == "claim":
             taken = event.get("taken", event["tile"] if event["kind"] != "chow" else None)
             _take(rivers[event["from"]], taken, event["seat"])
-        elif (
-            kind == "win"
-            and event["from"] is not None
-            and not _NOT_FROM_RIVER.intersection(event["context"])
-        ):
+        elif kind == "win" and event["from"] is not None and not after_kong:
             each = event.get("seat_tiles")
             for name in event["tiles"]:
                 seat = next(s for s in event["seats"] if not each or name in each[str(s)])

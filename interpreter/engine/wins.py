@@ -102,9 +102,10 @@ class Wins(_Base):
         return value
 
     def _self_discarder(self) -> int | None:
-        return (
-            None if self.kong_self_draw or "kong_draw" not in self.draw_ctx else self.kong_provider
-        )
+        """Who pays as discarder for a win on the tile just drawn: the player who gave the
+        kong when it is a replacement not counted as a self-draw (whether or not the
+        replacement counts as a kong), else nobody."""
+        return None if self.kong_self_draw else self.kong_provider
 
     def _phase_win(self, seat: int) -> Action | None:
         """The win open to the seat deciding on a last tile or on kong tiles, if any."""

@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from dsl.ruleset import load
+from dsl.ruleset import Ruleset, load
 from interpreter.engine import Action
 from interpreter.tiles import STANDARD
 from tests.engine.helpers import next_dice, place_stack, rigged, tile
@@ -149,13 +149,17 @@ def test_the_discard_after_a_buzhang_is_no_kong_tile(changsha):
 
 
 def test_a_discarded_kaigang_tile_is_still_a_kong_tile(changsha):
-    """F1 106 「必须将补杠的牌打出，C宣布胡A打出的牌，算A被抢杠」 (杠抢两头); F0 337."""
+    """F1 106 「必须将补杠的牌打出，C宣布胡A打出的牌，算A被抢杠」 (杠抢两头); F0 337.  In
+    qq2014's joint round over both tiles (F1 91) the win names no tile: it takes the 1s, the
+    one tile that wins for seat 1."""
     game = kaigang(changsha, {1: "23s 123m 789m 456p 88s"}, "1s 8p")
     assert game.legal_actions(0) == [PASS]
     game.apply(PASS, 0)
-    assert Action("win", tile("1s")) in game.legal_actions(1)
-    game.apply(Action("win", tile("1s")), 1)
+    win_1s = Action("win") if game.round.tiles else Action("win", tile("1s"))
+    assert win_1s in game.legal_actions(1)
+    game.apply(win_1s, 1)
     win = last_event(game, "win")
+    assert win["tiles"] == ["1s"] and win["from"] == 0
     assert "kong_discard" in win["context"] and "qianggang" in hand_ids(win)
 
 
@@ -271,3 +275,53 @@ def test_a_buzhang_on_a_discard_is_not_robbed(changsha):
     game = _kong_on_a_discard(changsha, "buzhang")
     assert last_event(game, "replacement")["seat"] == 1
     assert game.phase == "turn" and game.to_move() == 1
+
+
+# --- a replacement that is no kong, with the other replacement settings -----------------------
+
+
+def variant(tmp_path, replacement: str, setting: str) -> Ruleset:
+    """qq2014 with one more setting of one replacement (a house rule written as an overlay)."""
+    path = tmp_path / "variant.yaml"
+    path.write_text(
+        "extends: changsha/qq2014\nruleset: {id: t/variant, title: {zh: 变体, en: variant}}\n"
+        f"kongs: {{replacement: {{{replacement}: {{{setting}}}}}}}\n",
+        encoding="utf-8",
+    )
+    return load(str(path))
+
+
+def test_dianganghua_on_a_replacement_that_is_no_kong(tmp_path):
+    """docs/DSL.md ``self_draw``: a win on a kong's replacement is a self-draw unless the
+    replacement says ``counts_as_self_draw: false`` and the kong was made on a discard — a
+    补张 (no kong: 补张胡牌算自摸, F1 90) declared so is paid by the discarder of the 9p as a
+    plain discard win.  The 6s seat 3 threw earlier stays in its river: the winning tile is
+    the replacement, not a discard."""
+    ruleset = variant(tmp_path, "buzhang", "counts_as_self_draw: false")
+    game = rigged(ruleset, {0: "999p 123m 456m 55s 78s 1p", 3: "9p 6s"},
+                  draws="2p 2p 3p 3p 4p 4p 2p", tail="6s 6s")  # fmt: skip
+    plan = {
+        0: [Action("discard", tile("1p")), Action("kong", tile("9p"), "buzhang")],
+        3: [Action("discard", tile("6s")), Action("discard", tile("9p"))],
+    }
+    follow(game, plan, lambda g: not plan[0] and g.phase == "turn")
+    assert last_event(game, "replacement")["tiles"] == ["6s"]
+    game.apply(Action("win", tile("6s")), 0)
+    win = last_event(game, "win")
+    assert win["context"] == [] and win["from"] == 3
+    assert hand_ids(win) == {"pinghu"} and win_payers(game) == {(3, 0)}
+    assert game.observation(1)["rivers"][3] == ((tile("6s"), None), (tile("9p"), 0))
+
+
+def test_a_joint_round_of_a_replacement_that_is_no_kong(tmp_path):
+    """``counts_as_kong: false`` holds in a joint round too: the discarded 开杠 tiles of such a
+    replacement are plain discards, a win on one is no 抢杠 (against F1 106, where 开杠's
+    tiles are kong tiles)."""
+    ruleset = variant(tmp_path, "kaigang", "counts_as_kong: false")
+    game = kaigang(ruleset, {1: "23s 123m 789m 456p 88s"}, "1s 8p")
+    game.apply(PASS, 0)
+    assert game.round.tiles == (tile("1s"), tile("8p")) and game.round.context == frozenset()
+    game.apply(Action("win"), 1)
+    win = last_event(game, "win")
+    assert win["tiles"] == ["1s"] and win["context"] == [] and win["from"] == 0
+    assert hand_ids(win) == {"pinghu"}

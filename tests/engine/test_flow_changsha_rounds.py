@@ -251,3 +251,31 @@ def test_logs_with_joint_rounds_replay(seed, shown):
     _, log = play(QQ, seed=seed, agents="efficiency:kong_policy=always;kong_option=1")
     assert any(shown in e for e in log)
     assert replay(log).hands == 1
+
+
+def test_the_kong_er_kongs_again_by_kaigang_only_while_ready():
+    """F1 91 「开杠，当玩家听牌后才能开杠」 holds for 继续开杠 too (F1 93 「也可以补张」): the
+    kong-er waits on 5m with 123s 234s 345s; konging its 3s leaves 1s 22s 44s 5s 5m, ready
+    for nothing, so only a 补张 is offered."""
+    game = kaigang({}, "3s 4s", dealer="9999p 1s 22s 333s 44s 5s 5m")
+    game.apply(PASS, 0)
+    assert game.to_move() == 0
+    assert game.legal_actions(0) == [Action("kong", tile("3s"), "buzhang"), PASS]
+
+
+def test_a_kaigang_of_a_kong_tile_claimed_in_the_joint_round():
+    """F1 92 「开杠打出的2张牌可 … 让其他三家吃、碰、杠」 and F1 104 (a kong on a discard is
+    robbable once the dice land): seat 2, ready, kongs the 3p by 开杠; nobody may rob it,
+    so the kong is made on seat 0's tile and seat 2 rolls for its own two tiles."""
+    game = kaigang({2: "333p 123s 789m 45m 88s"}, "3p 7p")
+    game.apply(PASS, 0)
+    assert Action("kong", tile("3p"), "kaigang") in game.round.options[2]
+    answer(game, {2: Action("kong", tile("3p"), "kaigang")})
+    claim, kong = events(game, "claim")[-1], events(game, "kong")[-1]
+    assert (claim["seat"], claim["kind"], claim["from"], claim["taken"]) == (2, "kong", 0, "3p")
+    assert kong == {"type": "kong", "seat": 2, "kind": "direct", "tile": "3p", "from": 0}
+    replacement = events(game, "replacement")[-1]
+    assert replacement["seat"] == 2 and replacement["method"] == "kaigang"
+    assert len(replacement["tiles"]) == 2 and replacement["dice"]
+    assert (game.kongs[-1].seat, game.kongs[-1].kind, game.kongs[-1].provider) == (2, "direct", 0)
+    assert game.players[0].discards == [tile("7p")]
