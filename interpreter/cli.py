@@ -98,6 +98,74 @@ def hand(tiles: str, melds: int, visible: str, seven_pairs: str, as_json: bool) 
 
 
 @cli.command()
+@click.argument("ruleset", metavar="RULESET")
+@click.argument("tiles")
+@ruleset_options
+@click.option("--melds", default="", help='Exposed melds, e.g. "555p 789s" (4 tiles: a kong).')
+@click.option("--visible", default="", help='Tiles seen elsewhere, e.g. "55p 9s".')
+@click.option(
+    "--river", "rivers", multiple=True, metavar="SEAT:TILES",
+    help='A seat\'s discards, e.g. "南:19p 4s" (repeatable): what the danger reads.',
+)  # fmt: skip
+@click.option("--seat", default="东", show_default=True, help="Your seat: 东南西北 or 0-3.")
+@click.option("--dealer", default="东", show_default=True, help="The dealer's seat (庄).")
+@click.option("--void", default=None, help="Your declared void suit (定缺): m, p or s.")
+@click.option("--draws", default=8, show_default=True, type=click.IntRange(1, 30),
+              help="Own draws the chances count.")  # fmt: skip
+@click.option("--samples", default=200, show_default=True, type=click.IntRange(10, 10_000),
+              help="Playouts for hands not ready.")  # fmt: skip
+@click.option("--unicode", is_flag=True, help="Show tiles as tile characters.")
+@click.option("--json", "as_json", is_flag=True, help="Print the advice as JSON.")
+def advise(
+    ruleset: str, tiles: str, settings: tuple[str, ...], preset: str | None, melds: str,
+    visible: str, rivers: tuple[str, ...], seat: str, dealer: str, void: str | None,
+    draws: int, samples: int, unicode: bool, as_json: bool,
+) -> None:  # fmt: skip
+    """Which tile to discard under a ruleset: distance, live tiles, chances, value, danger.
+
+    TILES are the concealed tiles (14 less three per meld to choose a discard, or 13 to
+    judge the hand as it stands).  Readiness, values and hand types are the ruleset's own.
+
+    \b
+    Examples:
+      mjrules advise REGION/VERSION "123m 456p 789s 11m 23p"
+      mjrules advise REGION/VERSION "1123m 2356p 455789s" --river "南:19p 4s" --json
+    """
+    from interpreter.advise import AdviceError, observation, parse_melds, parse_seat
+    from interpreter.advise import advise as advise_hand
+
+    rules = _load_ruleset(ruleset, settings, preset)
+    try:
+        me, deals = parse_seat(seat), parse_seat(dealer)
+        discards = {}
+        for item in rivers:
+            who, sep, text = item.partition(":")
+            if not sep:
+                fail(f"--river {item!r}: expected SEAT:TILES")
+            discards[parse_seat(who)] = (
+                STANDARD.parse(text, check_copies=False) if text.strip() else []
+            )
+        suits = [s.letter for s in STANDARD.suits]
+        if void is not None and void not in suits:
+            fail(f"--void {void!r}: expected one of {', '.join(suits)}")
+        obs = observation(
+            rules, STANDARD.parse(tiles), parse_melds(melds),
+            STANDARD.parse(visible, check_copies=False) if visible.strip() else [], me, deals,
+            discards,
+            None if void is None else suits.index(void),
+        )  # fmt: skip
+        result = advise_hand(rules, obs, draws, samples)
+    except TileError as error:
+        fail(f"{error}\n{error.pointer()}")
+    except AdviceError as error:
+        fail(str(error))
+    if as_json:
+        echo_json(result.to_json())
+    else:
+        click.echo(result.to_text(unicode))
+
+
+@cli.command()
 @click.argument("scenario", type=click.Path(dir_okay=False))
 @click.option(
     "--ruleset", "ruleset_ref", default=None, help="Ruleset id or path (overrides the file's)."
