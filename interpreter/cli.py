@@ -280,6 +280,10 @@ def _load_ruleset(
 )
 @click.option("--unicode", is_flag=True, help="Show tiles as tile characters.")
 @click.option("--json", "as_json", is_flag=True, help="Print the match result as JSON instead.")
+@click.option(
+    "--human", default=None, metavar="SEAT",
+    help="Play this seat yourself (东南西北 or 0-3) against the bots, in the terminal.",
+)  # fmt: skip
 def play(
     ruleset: str,
     settings: tuple[str, ...],
@@ -290,13 +294,18 @@ def play(
     log_path: str | None,
     unicode: bool,
     as_json: bool,
+    human: str | None,
 ) -> None:
     """Play a hand (or a match of --hands hands) with the shipped agents and print it.
+
+    With --human SEAT you play that seat: the game is told as it happens, your legal
+    actions are numbered (claims are offered when a discard may be taken), ? gives advice.
 
     \b
     Examples:
       mjrules play REGION/VERSION --seed 7
       mjrules play REGION/VERSION --hands 8 --agents random,simple,simple,simple --log game.jsonl
+      mjrules play REGION/VERSION --human 东 --agents defensive --log mine.jsonl
     """
     from dsl.expressions import EvaluationError
     from interpreter.agents import AGENTS
@@ -308,6 +317,8 @@ def play(
     unknown = [n for n in names if n not in AGENTS]
     if unknown:
         fail(f"unknown agent {unknown[0]!r}; agents are {', '.join(sorted(AGENTS))}")
+    if human is not None:
+        return _play_human(rules, seed, names, hands, log_path, human, unicode)
     try:
         result, events = play_match(rules, seed, names[0] if len(names) == 1 else names, hands)
     except EvaluationError as error:
@@ -329,6 +340,49 @@ def play(
         "scores: " + "  ".join(f"{seat_name(i)} {s:+d}" for i, s in enumerate(result.scores))
     )
     click.echo("bots: " + (names[0] if len(names) == 1 else ", ".join(names)))
+
+
+def _play_human(
+    rules: Ruleset, seed: int, names: list[str], hands: int, log_path: str | None, seat: str,
+    unicode: bool,
+) -> None:  # fmt: skip
+    """A match with a person in one seat, told to them as it happens."""
+    from dsl.expressions import EvaluationError
+    from interpreter.advise import AdviceError, parse_seat
+    from interpreter.agents import AGENTS, make_agent
+    from interpreter.engine import play as play_match
+    from interpreter.engine.narrate import seat_name
+    from interpreter.human import HumanAgent, Quit
+
+    try:
+        me = parse_seat(seat)
+    except AdviceError as error:
+        fail(str(error))
+    players = [names[0] if len(names) == 1 else names[i % len(names)] for i in range(4)]
+    if not 0 <= me < len(players) or any(a.split(":")[0] not in AGENTS for a in players):
+        fail(f"--human {seat} --agents {','.join(names)}: a seat and known agents expected")
+    person = HumanAgent(me, unicode=True, defaults=_defaults(rules))
+    seats: list[Any] = [make_agent(a, seed * 16 + i) for i, a in enumerate(players)]
+    seats[me] = person
+    try:
+        result, events = play_match(rules, seed, seats, hands, watch=person.watch)
+    except Quit as why:
+        fail(f"game abandoned: {why}")
+    except EvaluationError as error:
+        fail_rule(error)
+    except ValueError as error:
+        fail(str(error))
+    person.flush()
+    if log_path:
+        from interpreter.engine.events import write_log
+
+        try:
+            write_log(events, log_path)
+        except OSError as error:
+            fail(f"cannot write {log_path}: {error.strerror}")
+    click.echo(
+        "scores: " + "  ".join(f"{seat_name(i)} {s:+d}" for i, s in enumerate(result.scores))
+    )
 
 
 @cli.command()
