@@ -425,6 +425,43 @@ def replay(log: str, ruleset_ref: str | None, unicode: bool, quiet: bool) -> Non
     )
 
 
+@cli.command()
+@click.argument("log", type=click.Path(dir_okay=False))
+@click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False),
+              help="The HTML page to write.")  # fmt: skip
+@click.option("--seat", default=None, help="See the game from this seat (东南西北 or 0-3).")
+def view(log: str, out: str, seat: str | None) -> None:
+    """Write a game's event log as one self-contained web page to step through.
+
+    The four hands (open, or from --seat's view), rivers, melds, the wall count, every
+    step with back/forward and a slider, claims and payments as they happen.
+
+    \b
+    Example:
+      mjrules play REGION/VERSION --seed 7 --log game.jsonl
+      mjrules view game.jsonl -o game.html --seat 东
+    """
+    from interpreter.advise import AdviceError, parse_seat
+    from interpreter.engine import ReplayError
+    from interpreter.view import GameView
+
+    try:
+        who = None if seat is None else parse_seat(seat)
+        page = GameView.from_log(log, who)
+    except AdviceError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"cannot read {log}: {error.strerror}")
+    except (ReplayError, ValueError) as error:
+        fail(f"{log}: does not replay: {error}")
+    try:
+        page.save(out)
+    except OSError as error:
+        fail(f"cannot write {out}: {error.strerror}")
+    steps = len(page.data["steps"])
+    click.echo(f"wrote {out}: {steps} steps of {page.data['ruleset']}")
+
+
 def _logged_defaults(events: Sequence[dict[str, object]]) -> dict[str, object] | None:
     """The option defaults of the log's ruleset (None if it cannot be loaded: then every
     logged option is shown)."""

@@ -74,29 +74,11 @@ class HumanAgent:
         self.shown = len(events)
 
     def _tell(self, start: dict[str, Any], event: dict[str, Any]) -> str:
-        kind, seat = event["type"], event.get("seat")
-        if kind == "start":
+        if event["type"] == "start":
             return narrate([event], self.unicode, self.defaults)
-        if kind == "end":
+        if event["type"] == "end":
             return self._settlement(start) + "\n" + narrate([start, event]).splitlines()[1]
-        if kind in _PRIVATE and seat != self.seat:
-            return f"{seat_name(seat, (start['dealer'],))} draws"
-        if kind == "deal":
-            event = {**event, "hands": [h if i == self.seat else "" for i, h in
-                                        enumerate(event["hands"])]}  # fmt: skip
-        if kind == "exchange":
-            event = {
-                **event,
-                "gave": [g if i == self.seat else "?" for i, g in enumerate(event["gave"])],
-                "received": [r if i == self.seat else "?" for i, r in
-                             enumerate(event["received"])],
-            }  # fmt: skip
-            lines = narrate([start, event], False).splitlines()[1:]
-            return "\n".join(line for line in lines if "?" not in line)
-        lines = narrate([start, event], self.unicode).splitlines()[1:]
-        if kind == "deal":
-            lines = [line for line in lines if not line.rstrip().endswith(":")]
-        return "\n".join(lines)
+        return told(start, event, self.seat, self.unicode)
 
     def _settlement(self, start: dict[str, Any]) -> str:
         """Every payment of the hand again, each with its reasons, and what each seat nets."""
@@ -200,6 +182,25 @@ class HumanAgent:
     def _say(self, text: str) -> None:
         self.out.write(text + "\n")
         self.out.flush()
+
+
+def told(start: dict[str, Any], event: dict[str, Any], seat: int | None, unicode: bool) -> str:
+    """An event of the hand begun by ``start`` as ``seat`` may see it (None: everything)."""
+    kind = event["type"]
+    if seat is not None and kind in _PRIVATE and event.get("seat") != seat:
+        return f"{seat_name(event['seat'], (start['dealer'],))} draws"
+    if seat is not None and kind == "deal":
+        hands = [h if i == seat else "" for i, h in enumerate(event["hands"])]
+        event = {**event, "hands": hands}
+    if seat is not None and kind == "exchange":
+        gave = [g if i == seat else "?" for i, g in enumerate(event["gave"])]
+        got = [r if i == seat else "?" for i, r in enumerate(event["received"])]
+        lines = narrate([start, {**event, "gave": gave, "received": got}]).splitlines()[1:]
+        return "\n".join(line for line in lines if "?" not in line)
+    lines = narrate([start, event], unicode).splitlines()[1:]
+    if kind == "deal":
+        lines = [line for line in lines if not line.rstrip().endswith(":")]
+    return "\n".join(lines)
 
 
 def _meld_tiles(kind: str, tile: int) -> list[int]:
