@@ -12,7 +12,6 @@ import pytest
 from dsl.ruleset import load
 from interpreter.engine import play
 from interpreter.engine.events import write_log
-from interpreter.view import GameView
 
 MJRULES = [sys.executable, "-c", "from interpreter.cli import main; main()"]
 REPO = Path(__file__).resolve().parents[2]
@@ -80,10 +79,21 @@ def test_one_seat_view_leaves_others_tiles_out_of_the_page(game, tmp_path):
 
 
 def test_jupyter_shows_it_inline(game):
-    view = GameView.from_log(str(game[0]))
-    frame = view._repr_html_()
-    assert frame.startswith("<iframe srcdoc=") and "&lt;script" in frame
-    assert "<script" not in frame  # the page is escaped inside the frame
+    """A notebook cell ending in a GameView displays the page (a sandboxed frame)."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    cell = (
+        f"import sys; sys.path.insert(0, {str(REPO)!r})\n"
+        "from interpreter.view import GameView\n"
+        f"GameView.from_log({str(game[0])!r}, seat=0)"
+    )
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)])
+    NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+    shown = notebook.cells[0].outputs[0]["data"]["text/html"]
+    assert shown.startswith("<iframe srcdoc=") and "&lt;script" in shown
+    assert "<script" not in shown  # the page is escaped inside the frame
+    assert "seen from" in shown
 
 
 def test_bad_input_exits_1(tmp_path):
