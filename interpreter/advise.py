@@ -47,6 +47,10 @@ SIMULATED = 5
 """Discards (the nearest first) whose chances are simulated; the others get none."""
 
 
+_WARN = 0.15
+"""Danger (Σ threat × danger) from which the recommendation names a safer discard."""
+
+
 class AdviceError(ValueError):
     """A position that cannot be advised (wrong tile count, too many copies)."""
 
@@ -476,4 +480,15 @@ def _recommend(options: list[Option]) -> tuple[Option, str]:
         why += f"; {best.refused}"
     if best.discard is None and best.distance and best.refused:
         head = "never wins as it stands"
+    safer = [
+        o
+        for o in judged
+        if o.discard is not None and o.danger <= best.danger / 2 and o.ev >= 0.7 * (best.ev or 0)
+    ]
+    if best.danger >= _WARN and safer:
+        calm = min(safer, key=lambda o: o.danger)
+        why += (
+            f"; but it is dangerous ({best.danger:.2f}): {name(calm.discard)} is safer "
+            f"({calm.danger:.2f}) for expected {calm.ev or 0:.2f}"
+        )
     return best, f"{head}: {why}"

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from dsl.ruleset import load
 from interpreter import shapes
-from interpreter.advise import AdviceError, advise, observation, parse_melds
+from interpreter.advise import AdviceError, Option, _recommend, advise, observation, parse_melds
 from interpreter.agents import reading
 from interpreter.tiles import STANDARD
 
@@ -150,3 +150,29 @@ def test_cli_errors_exit_1(args, message):
     result = run("advise", *args)
     assert result.returncode == 1
     assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_likely_ready_opponent_makes_the_advice_name_a_safer_tile():
+    """西 has four melds shown (a lone tile left: ready); its river holds 5s and 8s."""
+    rules = load("sichuan/blog5")
+    hand = STANDARD.parse("1123m 2356p 455788s")
+    obs = observation(rules, hand, rivers={2: STANDARD.parse("5s 8s 9p 1p")}, wall=20)
+    melds = [(), (), tuple(("pung", t, False) for t in STANDARD.parse("1s 3s 6s 9s")), ()]
+    obs["melds"] = tuple(melds)
+    advice = advise(rules, obs, samples=40)
+    danger = {STANDARD.name(o.discard): o.danger for o in advice.options}
+    assert danger["8s"] < danger["2m"] and danger["5s"] < danger["6p"]  # 现物 against 西
+    quiet = position("sichuan/blog5", "1123m 2356p 455788s")
+    assert max(o.danger for o in quiet.options) < min(danger.values())
+
+
+def test_the_recommendation_names_a_safer_tile_worth_nearly_as_much():
+    def option(tile, ev, danger):
+        return Option(STANDARD.parse(tile)[0], 1, [], ev=ev, danger=danger)
+
+    best, reason = _recommend([option("1m", 1.0, 0.6), option("9s", 0.8, 0.1),
+                               option("5p", 0.5, 0.0)])  # fmt: skip
+    assert STANDARD.name(best.discard) == "1m"
+    assert "dangerous (0.60): 9s is safer (0.10) for expected 0.80" in reason
+    _, calm = _recommend([option("1m", 1.0, 0.1), option("9s", 0.8, 0.0)])
+    assert "safer" not in calm
