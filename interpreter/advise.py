@@ -341,13 +341,14 @@ class _Judge:
             note += "; no draw makes it ready under the ruleset"
             distance = 2
         _, masks = accepted_tiles(kept, self.m, self.form)
-        accepted = [
-            (t, reading.live_copies(keys, t, visible, self.f.copies))
+        helping = [
+            s * RANKS + r
             for s, mask in enumerate(masks)
             for r in range(RANKS)
-            if mask >> r & 1 and s != suit and (t := s * RANKS + r) is not None
+            if mask >> r & 1 and s != suit
         ]
-        return Option(discard, distance, [(t, n) for t, n in accepted if n], note)
+        live = [(t, reading.live_copies(keys, t, visible, self.f.copies)) for t in helping]
+        return Option(discard, distance, [(t, n) for t, n in live if n], note)
 
     def one_away(self, keys: Keys, visible: list[int]) -> list[tuple[Tile, int]]:
         """The draws after which some discard leaves the hand ready under the ruleset."""

@@ -10,6 +10,7 @@ legal action (a pass nobody could refuse) is taken without asking.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
@@ -40,8 +41,6 @@ class HumanAgent:
         unicode: bool = True,
         defaults: dict[str, Any] | None = None,
     ) -> None:
-        import sys
-
         self.seat = seat
         self.read = read or _reader(sys.stdin)
         self.out = out or sys.stdout
@@ -66,8 +65,6 @@ class HumanAgent:
         events = game.events
         start = events[0]
         for event in events[self.shown :]:
-            if event["type"] == "start" and self.shown:
-                continue
             text = self._tell(start, event)
             if text:
                 self._say(text)
@@ -81,7 +78,7 @@ class HumanAgent:
         return told(start, event, self.seat, self.unicode)
 
     def _settlement(self, start: dict[str, Any]) -> str:
-        """Every payment of the hand again, each with its reasons, and what each seat nets."""
+        """Every payment of the hand again, each with its reasons."""
         assert self.game is not None
         paid = [e for e in self.game.events if e["type"] == "payment" and e["amount"]]
         dealers, n = (start["dealer"],), start["players"]
@@ -98,7 +95,7 @@ class HumanAgent:
         if len(legal) == 1:
             return legal[0]
         self._say(self.table(obs))
-        self._say(self.menu(obs, legal))
+        self._say(self.menu(legal))
         while True:
             answer = self.read().strip()
             if answer in ("q", "quit"):
@@ -157,7 +154,7 @@ class HumanAgent:
             )
         return "\n".join(lines)
 
-    def menu(self, obs: Any, legal: Sequence[Action]) -> str:
+    def menu(self, legal: Sequence[Action]) -> str:
         items = []
         for i, a in enumerate(legal, 1):
             what = _VERBS.get(a.kind, a.kind)
