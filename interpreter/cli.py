@@ -318,6 +318,8 @@ def play(
     if unknown:
         fail(f"unknown agent {unknown[0]!r}; agents are {', '.join(sorted(AGENTS))}")
     if human is not None:
+        if as_json:
+            fail("--human plays in the terminal: --json does not go with it (use --log)")
         return _play_human(rules, seed, names, hands, log_path, human, unicode)
     try:
         result, events = play_match(rules, seed, names[0] if len(names) == 1 else names, hands)

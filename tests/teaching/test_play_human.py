@@ -61,6 +61,8 @@ def test_input_ending_or_quitting_leaves_with_exit_1():
     assert quit_.returncode == 1 and "left the game" in quit_.stderr
     bad = run([*GAME[:2], "--human", "中"], "")
     assert bad.returncode == 1 and "seat '中'" in bad.stderr and "Traceback" not in bad.stderr
+    both = run([*GAME, "--json"], "")
+    assert both.returncode == 1 and "--json does not go with it" in both.stderr
 
 
 def test_in_a_real_terminal(tmp_path):
