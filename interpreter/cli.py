@@ -98,6 +98,74 @@ def hand(tiles: str, melds: int, visible: str, seven_pairs: str, as_json: bool) 
 
 
 @cli.command()
+@click.argument("ruleset", metavar="RULESET")
+@click.argument("tiles")
+@ruleset_options
+@click.option("--melds", default="", help='Exposed melds, e.g. "555p 789s" (4 tiles: a kong).')
+@click.option("--visible", default="", help='Tiles seen elsewhere, e.g. "55p 9s".')
+@click.option(
+    "--river", "rivers", multiple=True, metavar="SEAT:TILES",
+    help='A seat\'s discards, e.g. "南:19p 4s" (repeatable): what the danger reads.',
+)  # fmt: skip
+@click.option("--seat", default="东", show_default=True, help="Your seat: 东南西北 or 0-3.")
+@click.option("--dealer", default="东", show_default=True, help="The dealer's seat (庄).")
+@click.option("--void", default=None, help="Your declared void suit (定缺): m, p or s.")
+@click.option("--draws", default=8, show_default=True, type=click.IntRange(1, 30),
+              help="Own draws the chances count.")  # fmt: skip
+@click.option("--samples", default=200, show_default=True, type=click.IntRange(10, 10_000),
+              help="Playouts for hands not ready.")  # fmt: skip
+@click.option("--unicode", is_flag=True, help="Show tiles as tile characters.")
+@click.option("--json", "as_json", is_flag=True, help="Print the advice as JSON.")
+def advise(
+    ruleset: str, tiles: str, settings: tuple[str, ...], preset: str | None, melds: str,
+    visible: str, rivers: tuple[str, ...], seat: str, dealer: str, void: str | None,
+    draws: int, samples: int, unicode: bool, as_json: bool,
+) -> None:  # fmt: skip
+    """Which tile to discard under a ruleset: distance, live tiles, chances, value, danger.
+
+    TILES are the concealed tiles (14 less three per meld to choose a discard, or 13 to
+    judge the hand as it stands).  Readiness, values and hand types are the ruleset's own.
+
+    \b
+    Examples:
+      mjrules advise REGION/VERSION "123m 456p 789s 11m 23p"
+      mjrules advise REGION/VERSION "1123m 2356p 455789s" --river "南:19p 4s" --json
+    """
+    from interpreter.advise import AdviceError, observation, parse_melds, parse_seat
+    from interpreter.advise import advise as advise_hand
+
+    rules = _load_ruleset(ruleset, settings, preset)
+    try:
+        me, deals = parse_seat(seat), parse_seat(dealer)
+        discards = {}
+        for item in rivers:
+            who, sep, text = item.partition(":")
+            if not sep:
+                fail(f"--river {item!r}: expected SEAT:TILES")
+            discards[parse_seat(who)] = (
+                STANDARD.parse(text, check_copies=False) if text.strip() else []
+            )
+        suits = [s.letter for s in STANDARD.suits]
+        if void is not None and void not in suits:
+            fail(f"--void {void!r}: expected one of {', '.join(suits)}")
+        obs = observation(
+            rules, STANDARD.parse(tiles), parse_melds(melds),
+            STANDARD.parse(visible, check_copies=False) if visible.strip() else [], me, deals,
+            discards,
+            None if void is None else suits.index(void),
+        )  # fmt: skip
+        result = advise_hand(rules, obs, draws, samples)
+    except TileError as error:
+        fail(f"{error}\n{error.pointer()}")
+    except AdviceError as error:
+        fail(str(error))
+    if as_json:
+        echo_json(result.to_json())
+    else:
+        click.echo(result.to_text(unicode))
+
+
+@cli.command()
 @click.argument("scenario", type=click.Path(dir_okay=False))
 @click.option(
     "--ruleset", "ruleset_ref", default=None, help="Ruleset id or path (overrides the file's)."
@@ -212,6 +280,10 @@ def _load_ruleset(
 )
 @click.option("--unicode", is_flag=True, help="Show tiles as tile characters.")
 @click.option("--json", "as_json", is_flag=True, help="Print the match result as JSON instead.")
+@click.option(
+    "--human", default=None, metavar="SEAT",
+    help="Play this seat yourself (东南西北 or 0-3) against the bots, in the terminal.",
+)  # fmt: skip
 def play(
     ruleset: str,
     settings: tuple[str, ...],
@@ -222,13 +294,18 @@ def play(
     log_path: str | None,
     unicode: bool,
     as_json: bool,
+    human: str | None,
 ) -> None:
     """Play a hand (or a match of --hands hands) with the shipped agents and print it.
+
+    With --human SEAT you play that seat: the game is told as it happens, your legal
+    actions are numbered (claims are offered when a discard may be taken), ? gives advice.
 
     \b
     Examples:
       mjrules play REGION/VERSION --seed 7
       mjrules play REGION/VERSION --hands 8 --agents random,simple,simple,simple --log game.jsonl
+      mjrules play REGION/VERSION --human 东 --agents defensive --log mine.jsonl
     """
     from dsl.expressions import EvaluationError
     from interpreter.agents import AGENTS
@@ -240,6 +317,10 @@ def play(
     unknown = [n for n in names if n not in AGENTS]
     if unknown:
         fail(f"unknown agent {unknown[0]!r}; agents are {', '.join(sorted(AGENTS))}")
+    if human is not None:
+        if as_json:
+            fail("--human plays in the terminal: --json does not go with it (use --log)")
+        return _play_human(rules, seed, names, hands, log_path, human, unicode)
     try:
         result, events = play_match(rules, seed, names[0] if len(names) == 1 else names, hands)
     except EvaluationError as error:
@@ -261,6 +342,49 @@ def play(
         "scores: " + "  ".join(f"{seat_name(i)} {s:+d}" for i, s in enumerate(result.scores))
     )
     click.echo("bots: " + (names[0] if len(names) == 1 else ", ".join(names)))
+
+
+def _play_human(
+    rules: Ruleset, seed: int, names: list[str], hands: int, log_path: str | None, seat: str,
+    unicode: bool,
+) -> None:  # fmt: skip
+    """A match with a person in one seat, told to them as it happens."""
+    from dsl.expressions import EvaluationError
+    from interpreter.advise import AdviceError, parse_seat
+    from interpreter.agents import AGENTS, make_agent
+    from interpreter.engine import play as play_match
+    from interpreter.engine.narrate import seat_name
+    from interpreter.human import HumanAgent, Quit
+
+    try:
+        me = parse_seat(seat)
+    except AdviceError as error:
+        fail(str(error))
+    players = [names[0] if len(names) == 1 else names[i % len(names)] for i in range(4)]
+    if not 0 <= me < len(players) or any(a.split(":")[0] not in AGENTS for a in players):
+        fail(f"--human {seat} --agents {','.join(names)}: a seat and known agents expected")
+    person = HumanAgent(me, unicode=True, defaults=_defaults(rules))
+    seats: list[Any] = [make_agent(a, seed * 16 + i) for i, a in enumerate(players)]
+    seats[me] = person
+    try:
+        result, events = play_match(rules, seed, seats, hands, watch=person.watch)
+    except Quit as why:
+        fail(f"game abandoned: {why}")
+    except EvaluationError as error:
+        fail_rule(error)
+    except ValueError as error:
+        fail(str(error))
+    person.flush()
+    if log_path:
+        from interpreter.engine.events import write_log
+
+        try:
+            write_log(events, log_path)
+        except OSError as error:
+            fail(f"cannot write {log_path}: {error.strerror}")
+    click.echo(
+        "scores: " + "  ".join(f"{seat_name(i)} {s:+d}" for i, s in enumerate(result.scores))
+    )
 
 
 @cli.command()
@@ -301,6 +425,43 @@ def replay(log: str, ruleset_ref: str | None, unicode: bool, quiet: bool) -> Non
         f"replayed {report.hands} hand(s), {report.decisions} decisions, {report.events} events: "
         "every decision legal, every event the same"
     )
+
+
+@cli.command()
+@click.argument("log", type=click.Path(dir_okay=False))
+@click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False),
+              help="The HTML page to write.")  # fmt: skip
+@click.option("--seat", default=None, help="See the game from this seat (东南西北 or 0-3).")
+def view(log: str, out: str, seat: str | None) -> None:
+    """Write a game's event log as one self-contained web page to step through.
+
+    The four hands (open, or from --seat's view), rivers, melds, the wall count, every
+    step with back/forward and a slider, claims and payments as they happen.
+
+    \b
+    Example:
+      mjrules play REGION/VERSION --seed 7 --log game.jsonl
+      mjrules view game.jsonl -o game.html --seat 东
+    """
+    from interpreter.advise import AdviceError, parse_seat
+    from interpreter.engine import ReplayError
+    from interpreter.view import GameView
+
+    try:
+        who = None if seat is None else parse_seat(seat)
+        page = GameView.from_log(log, who)
+    except AdviceError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"cannot read {log}: {error.strerror}")
+    except (ReplayError, ValueError) as error:
+        fail(f"{log}: does not replay: {error}")
+    try:
+        page.save(out)
+    except OSError as error:
+        fail(f"cannot write {out}: {error.strerror}")
+    steps = len(page.data["steps"])
+    click.echo(f"wrote {out}: {steps} steps of {page.data['ruleset']}")
 
 
 def _logged_defaults(events: Sequence[dict[str, object]]) -> dict[str, object] | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import IO, Any
@@ -47,11 +47,13 @@ def play(
     agents: Sequence[Any] | str = "random",
     hands: int = 1,
     log: str | IO[str] | None = None,
+    watch: Callable[[Game], None] | None = None,
 ) -> tuple[MatchResult, list[dict[str, Any]]]:
     """Play ``hands`` hands; return the match result and the event list (also written to ``log``).
 
     ``agents`` is one agent per seat, or agent names, or one name for every seat; named agents
-    are seeded from ``seed`` and their seat.
+    are seeded from ``seed`` and their seat.  ``watch`` is shown each hand before it is
+    played (a person at the table follows it).
     """
     from interpreter.agents import make_agent  # agents import the engine's actions
 
@@ -71,6 +73,8 @@ def play(
     results = []
     for number in range(hands):
         game = Game(ruleset, rng.getrandbits(48), dealer, rules=rules, hand=number)
+        if watch is not None:
+            watch(game)
         result = run(game, players)
         events.extend(game.events)
         results.append(result)
