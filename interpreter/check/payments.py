@@ -1,0 +1,319 @@
+"""Payments under every role: scenarios settled by the real settlement, and what they show.
+
+For a few winning hands (the cheapest and the dearest of each hand type sampled), every role
+combination is settled with ``interpreter.settle.settle``: the dealer or not as winner, a
+self-draw or a discard by the dealer or by another seat, 0…n birds on the winner and on the
+payer, and two winners on one discard where the claims allow it.  Each settlement must
+balance (zero-sum), pay no negative amount, keep every payment within its cap, and not make
+a winner lose; a cap below what a single hand type pays before birds flattens values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from dsl.errors import EvaluationError
+from dsl.ruleset import Ruleset
+from dsl.shape_audit import describe
+from dsl.situation import Situation
+from interpreter.check.findings import ERROR, WARNING, Finding
+from interpreter.check.hands import Tried, where
+from interpreter.scenario import Scenario, Win
+from interpreter.settle import Settlement, SettlementError, settle
+from interpreter.tiles import RANKS
+
+ROLES = (
+    ("dealer wins, self-drawn", True, None),
+    ("dealer wins on a discard", True, "other"),
+    ("another wins, self-drawn", False, None),
+    ("another wins on the dealer's discard", False, "dealer"),
+    ("another wins on another's discard", False, "other"),
+)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One settled role combination: what each seat pays (+) or receives (−) net."""
+
+    hand: str
+    role: str
+    birds: str
+    deltas: tuple[int, ...]
+    total: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand": self.hand,
+            "role": self.role,
+            "birds": self.birds,
+            "deltas": list(self.deltas),
+            "value": self.total,
+        }
+
+
+def representatives(tried: Iterable[Tried], ruleset: Ruleset, limit: int = 8) -> list[Tried]:
+    """The hands to pay: per hand type, the cheapest hand where it is the only one, then
+    the dearest hand overall; at most ``limit``."""
+    single: dict[str, Tried] = {}
+    dearest: Tried | None = None
+    for t in tried:
+        if t.result is None:
+            continue
+        if len(t.result.hands) == 1:
+            name = t.result.hands[0].id
+            if name not in single or t.result.total < single[name].result.total:  # type: ignore[union-attr]
+                single[name] = t
+        if dearest is None or t.result.total > dearest.result.total:  # type: ignore[union-attr]
+            dearest = t
+    chosen = sorted(single.values(), key=lambda t: t.result.total)[: limit - 1]  # type: ignore[union-attr]
+    if dearest is not None and dearest not in chosen:
+        chosen.append(dearest)
+    return chosen
+
+
+def _bird_count(ruleset: Ruleset, players: int) -> int:
+    birds = ruleset.get("birds") or {}
+    if not birds:
+        return 0
+    return int(
+        birds["count"](Situation(keys=(0, 0, 0), players=players, options=ruleset.option_values))
+    )
+
+
+def _bird_tile(ruleset: Ruleset, target: int, dealer: int, winner: int, players: int) -> int | None:
+    """A bird tile that points at ``target``, by the ruleset's own seat rule."""
+    seat = (ruleset.get("birds") or {})["seat"]
+    for tile in range(RANKS):
+        s = Situation(
+            keys=(0, 0, 0),
+            dealer=dealer,
+            winner=winner,
+            players=players,
+            tile=tile,
+            options=ruleset.option_values,
+        )
+        if int(seat(s)) == target:
+            return tile
+    return None
+
+
+def scenarios(
+    ruleset: Ruleset, hand: Tried, table: bool = False
+) -> Iterator[tuple[str, str, Scenario]]:
+    """Every role combination for one hand: (role, birds, scenario).  ``table`` keeps the
+    birds to none, one on the winner and one on the payer (what ``explain --payments`` shows)."""
+    players = hand.situation.players
+    n = _bird_count(ruleset, players)
+    dealer = 0
+    for role, dealer_wins, discard in ROLES:
+        winner = dealer if dealer_wins else 1
+        other = next(s for s in range(players) if s not in (dealer, winner))
+        discarder = None if discard is None else (dealer if discard == "dealer" else other)
+        payer = discarder if discarder is not None else (1 if dealer_wins else dealer)
+        spreads = [(0, 0)]
+        if n:
+            spreads += (
+                [(1, 0), (0, 1)]
+                if table
+                else (
+                    [(k, 0) for k in range(1, n + 1)] + [(0, k) for k in range(1, n + 1)] + [(1, 1)]
+                )
+            )
+        for on_winner, on_payer in spreads:
+            birds = _birds(ruleset, n, on_winner, on_payer, dealer, winner, payer, players)
+            if birds is None:
+                continue
+            win = replace(
+                hand.win,
+                seat=winner,
+                discarder=discarder,
+                context=hand.win.context - {"first_turn"} if discard else hand.win.context,
+            )
+            label = f"{on_winner} on winner, {on_payer} on payer" if n else "no birds"
+            yield role, label, _scenario(ruleset, (win,), birds, dealer, players)
+            more = [s for s in range(players) if s not in (winner, discarder)]
+            if (
+                discarder is not None
+                and more
+                and not table
+                and ((ruleset.get("claims") or {}).get("multiple_winners", "all") == "all")
+            ):
+                second = replace(win, seat=more[0])
+                yield (
+                    f"{role}, and a second winner",
+                    label,
+                    _scenario(ruleset, (win, second), birds, dealer, players),
+                )
+
+
+def _birds(
+    ruleset: Ruleset,
+    n: int,
+    on_winner: int,
+    on_payer: int,
+    dealer: int,
+    winner: int,
+    payer: int,
+    players: int,
+) -> tuple[int, ...] | None:
+    if not n:
+        return ()
+    others = [s for s in range(players) if s not in (winner, payer)]
+    w, p = (_bird_tile(ruleset, s, dealer, winner, players) for s in (winner, payer))
+    rest = next(
+        (
+            t
+            for t in (_bird_tile(ruleset, s, dealer, winner, players) for s in others)
+            if t is not None
+        ),
+        None,
+    )
+    if (on_winner and w is None) or (on_payer and p is None) or rest is None:
+        return None
+    return tuple([w] * on_winner + [p] * on_payer + [rest] * (n - on_winner - on_payer))
+
+
+def _scenario(
+    ruleset: Ruleset, wins: Sequence[Win], birds: Sequence[int], dealer: int, players: int
+) -> Scenario:
+    return Scenario(
+        path="<check>",
+        ruleset=ruleset.id,
+        options={},
+        players=players,
+        dealer=dealer,
+        wins=tuple(wins),
+        birds=tuple(birds),
+        bird_dice=(),
+        kongs=(),
+        in_game=frozenset(range(players)),
+        unfinished=(),
+        raw={},
+    )
+
+
+def settle_all(
+    ruleset: Ruleset, hands: Sequence[Tried], table: bool = False
+) -> tuple[list[Row], list[Finding]]:
+    """Settle every scenario of every hand: the table rows and the findings."""
+    rows: list[Row] = []
+    found: list[Finding] = []
+    for hand in hands:
+        label = ", ".join(h.name for h in hand.result.hands) if hand.result else "?"
+        for role, birds, scenario in scenarios(ruleset, hand, table):
+            witness = f"{describe(hand.situation)}; {role}; birds {birds}"
+            try:
+                result = settle(ruleset, scenario)
+            except SettlementError as exc:
+                if "pay -" in str(exc):
+                    found.append(
+                        Finding(
+                            "payments",
+                            ERROR,
+                            "a payer would pay a negative amount",
+                            where(ruleset, "payment", "base"),
+                            ("payment",),
+                            f"{witness}: {exc}",
+                        )
+                    )
+                continue
+            except EvaluationError as exc:
+                found.append(
+                    Finding(
+                        "static",
+                        ERROR,
+                        f"payment cannot be evaluated: {exc}",
+                        where(ruleset, "payment"),
+                        ("payment",),
+                        witness,
+                    )
+                )
+                continue
+            found += _judge(ruleset, result, hand, role, birds, witness)
+            rows.append(
+                Row(
+                    label,
+                    role,
+                    birds,
+                    tuple(result.deltas),
+                    result.wins[0].total if result.wins else 0,
+                )
+            )
+    return rows, found
+
+
+def _judge(
+    ruleset: Ruleset, result: Settlement, hand: Tried, role: str, birds: str, witness: str
+) -> list[Finding]:
+    found = []
+    deltas = result.deltas
+    if sum(deltas) != 0:
+        found.append(
+            Finding(
+                "payments",
+                ERROR,
+                f"payments do not balance: net {deltas}",
+                where(ruleset, "payment"),
+                ("payment",),
+                witness,
+            )
+        )
+    for p in result.payments:
+        if p.cap and p.amount > p.cap:
+            found.append(
+                Finding(
+                    "payments",
+                    ERROR,
+                    f"a payment of {p.amount} exceeds its cap {p.cap}",
+                    where(ruleset, "payment", "cap"),
+                    ("payment", "cap"),
+                    witness,
+                )
+            )
+        if (
+            p.cap
+            and "capped" in " ".join(p.reasons)
+            and birds.startswith("0 on winner, 0")
+            and len(hand.result.hands) == 1
+            and "second" not in role
+        ):  # type: ignore[union-attr]
+            found.append(
+                Finding(
+                    "payments",
+                    WARNING,
+                    f"the cap {p.cap} is below what a single "
+                    f"hand type pays before birds ({hand.result.hands[0].name})",  # type: ignore[union-attr]
+                    where(ruleset, "payment", "cap"),
+                    ("payment", "cap"),
+                    witness,
+                )
+            )
+    for w in result.wins:
+        if deltas[w.seat] < 0:
+            found.append(
+                Finding(
+                    "payments",
+                    ERROR,
+                    f"a winner loses {-deltas[w.seat]}",
+                    where(ruleset, "payment"),
+                    ("payment",),
+                    witness,
+                )
+            )
+    return found
+
+
+def table_text(rows: Sequence[Row], players: int) -> str:
+    """The payment table as text: net change per seat, seat 0 the dealer."""
+    head = f"{'hand':<24} {'role':<40} {'birds':<26} " + " ".join(
+        f"{'seat ' + str(s):>7}" for s in range(players)
+    )
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        lines.append(
+            f"{r.hand[:24]:<24} {r.role:<40} {r.birds:<26} "
+            + " ".join(f"{d:>+7d}" for d in r.deltas)
+        )
+    return "\n".join(lines) + "\n"
