@@ -122,6 +122,7 @@ def check(ref: str, settings: Sequence[str] = (), preset: str | None = None) -> 
     enabled: Counter[tuple[str, ...]] = Counter()
     count = 0
     paid: Sequence[Tried] = ()
+    reached: set[str] = set()
     for extra, named in settings_of(base):
         shown = (*settings, *extra) + ((f"preset {named}",) if named else ())
         loaded = check_ruleset(ref, settings=(*settings, *extra), preset=named or preset)
@@ -141,7 +142,9 @@ def check(ref: str, settings: Sequence[str] = (), preset: str | None = None) -> 
         if not parts:
             found += [_at(f, shown) for f in static_findings(rules, texts)]
             continue
-        made, chosen = findings(rules, texts, parts, paid, OTHER_HANDS if changed else HANDS)
+        made, chosen = findings(
+            rules, texts, parts, paid, OTHER_HANDS if changed else HANDS, reached
+        )
         paid = paid or chosen  # the defaults' hands, paid again under other settings
         for f in made:
             if f.kind == "reachability":
@@ -180,11 +183,13 @@ def findings(
     parts: Iterable[str] = ("hands", "payments"),
     paid: Sequence[Tried] = (),
     hands: int = HANDS,
+    reached: set[str] | None = None,
 ) -> tuple[list[Finding], list[Tried]]:
     """The findings of one loaded ruleset under its current option values: static always,
     hand checks (values, reachability) and payments as ``parts`` asks; and the hands paid.
     Without the hand checks, the hands ``paid`` under another setting are paid again."""
     found = static_findings(ruleset, texts)
+    reached = set() if reached is None else reached
     errors: list[Finding] = []
     if "hands" in parts or not paid:
         tried = tried_hands(ruleset, errors, hands)
@@ -194,7 +199,7 @@ def findings(
         paid = [try_hand(ruleset, s, t.win, errors) for s, t in zip(again, paid, strict=True)]
     if "hands" in parts:
         found += value_findings(ruleset, tried, errors)
-        found += reach_findings(ruleset, tried, deals(ruleset, DEALS), errors)
+        found += reach_findings(ruleset, tried, deals(ruleset, DEALS), errors, reached)
     if "payments" in parts and not ruleset.get("ruleset.abstract"):  # a base leaves them out
         found += settle_all(ruleset, paid)[1]
     return found + errors, paid
@@ -211,7 +216,9 @@ def _from_load(problems: Iterable[object], settings: tuple[str, ...]) -> list[Fi
         severity = ERROR if p.is_error else WARNING  # type: ignore[attr-defined]
         if kind == "load" and severity == WARNING:
             continue  # warnings are validate's: check reports what only it can see
-        out.append(Finding(kind, severity, p.message, p.location, (), "", settings))  # type: ignore[attr-defined]
+        about = re.match(r"[a-z_]+(?:\.[A-Za-z0-9_]+)+", p.message)
+        path = tuple(about.group().split(".")) if about else ()
+        out.append(Finding(kind, severity, p.message, p.location, path, "", settings))  # type: ignore[attr-defined]
     return out
 
 

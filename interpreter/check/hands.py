@@ -19,10 +19,13 @@ from dsl.ruleset import Frozen, Ruleset
 from dsl.shape_audit import describe
 from dsl.situation import Situation
 from interpreter.check.findings import ERROR, WARNING, Finding
+from interpreter.check.samples import winning_hands
 from interpreter.scenario import Win
 from interpreter.settle import SettlementError, WinResult, hand_types
 
 SECTIONS = ("hands", "modifiers")
+SEARCH = 4000
+"""Hands built to look for an entry that the common sample did not reach."""
 
 
 @dataclass(frozen=True)
@@ -147,22 +150,38 @@ def _shown(t: Tried) -> str:
 
 
 def reach_findings(
-    ruleset: Ruleset, tried: Iterable[Tried], deals: Iterable[Situation], errors: list[Finding]
+    ruleset: Ruleset,
+    tried: Iterable[Tried],
+    deals: Iterable[Situation],
+    errors: list[Finding],
+    reached: set[str],
 ) -> list[Finding]:
-    """Hand types, modifiers and opening hands that no sampled hand reaches."""
+    """Hand types, modifiers and opening hands that no sampled hand reaches.  An entry the
+    common sample misses is looked for again in ``SEARCH`` more hands, on its own, unless
+    it is in ``reached`` (under another option setting); ``reached`` grows by what is met."""
     tried = list(tried)
-    met = {name for t in tried for name in t.met}
+    met = {name for t in tried for name in t.met} | reached
+    missed = [(s, n, spec) for s, n, spec in entries(ruleset) if n not in met]
+    if missed:
+        for situation, _ in winning_hands(ruleset, SEARCH, seed=1):
+            for section, name, spec in missed:
+                if name not in met and _holds(
+                    ruleset, (section, name, "when"), spec["when"], situation, errors
+                ):
+                    met.add(name)
+    reached |= met
     found = []
-    for section, name, _ in entries(ruleset):
+    for section, name, _ in missed:
         if name not in met:
             found.append(
                 Finding(
                     "reachability",
                     WARNING,
-                    f"{section}.{name} holds on none of {len(tried)} "
-                    "sampled winning hands (built under the tile set and the claims allowed)",
+                    f"{section}.{name} holds on no sampled winning hand",
                     where(ruleset, section, name, "when"),
                     (section, name),
+                    f"none of {len(tried) + SEARCH} winning hands built under the tile set "
+                    "and the claims allowed",
                 )
             )
     opening = ruleset.get("opening_hands") or {}
@@ -181,9 +200,10 @@ def reach_findings(
                     Finding(
                         "reachability",
                         WARNING,
-                        f"opening_hands.hands.{name} holds on none of {len(deals)} sampled deals",
+                        f"opening_hands.hands.{name} holds on no sampled deal",
                         where(ruleset, "opening_hands", "hands", name),
                         ("opening_hands", "hands", name),
+                        f"none of {len(deals)} deals of 13 or 14 tiles",
                     )
                 )
     return found

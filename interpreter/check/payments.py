@@ -272,22 +272,17 @@ def _judge(
                     witness,
                 )
             )
-        if (
-            p.cap
-            and "capped" in " ".join(p.reasons)
-            and birds.startswith("0 on winner, 0")
-            and len(hand.result.hands) == 1
-            and "second" not in role
-        ):  # type: ignore[union-attr]
+        win = next(w for w in result.wins if w.seat == p.payee) if result.wins else None
+        no_birds = not any(r.startswith("birds") for r in p.reasons)
+        if win and len(win.hands) == 1 and no_birds and any("capped" in r for r in p.reasons):
             found.append(
                 Finding(
                     "payments",
                     WARNING,
-                    f"the cap {p.cap} is below what a single "
-                    f"hand type pays before birds ({hand.result.hands[0].name})",  # type: ignore[union-attr]
+                    "the cap is below what a single hand type pays before birds",
                     where(ruleset, "payment", "cap"),
                     ("payment", "cap"),
-                    witness,
+                    f"{witness}: {win.hands[0].name} alone, {'; '.join(p.reasons)}",
                 )
             )
     for w in result.wins:

@@ -73,10 +73,10 @@ def _hand(
         return True
 
     form = rng.random()
-    if form < 0.12:  # seven pairs, quads allowed
+    if form < 0.12:  # seven pairs, mostly distinct, sometimes with a four of a kind
+        distinct = len(palette) >= 7 and rng.random() < 0.7
         tiles = []
-        for _ in range(7):
-            tile = rng.choice(palette)
+        for tile in rng.sample(palette, 7) if distinct else rng.choices(palette, k=7):
             if not take([tile, tile]):
                 return None
             tiles += [tile, tile]
@@ -122,7 +122,7 @@ def _circumstances(
     win_tile = rng.choice(concealed)
     self_draw = rng.random() < 0.5
     kong = any(m.kind == "kong" for m in melds)
-    kong_draw = self_draw and kong and rng.random() < 0.4
+    kong_draw = self_draw and kong and rng.random() < 0.6
     kong_discard = not self_draw and rng.random() < 0.1
     robbing = not self_draw and not kong_discard and rng.random() < 0.1
     exposed = any(not m.concealed for m in melds)
@@ -143,7 +143,7 @@ def _circumstances(
             ("kong_draw", kong_draw),
             ("kong_discard", kong_discard),
             ("robbing_kong", robbing),
-            ("last_tile", rng.random() < 0.12),
+            ("last_tile", rng.random() < 0.2),
             ("first_turn", not exposed and not kong and rng.random() < 0.15),
         )
         if on
