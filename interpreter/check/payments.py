@@ -131,7 +131,7 @@ def scenarios(
                 discarder=discarder,
                 context=hand.win.context - {"first_turn"} if discard else hand.win.context,
             )
-            label = f"{on_winner} on winner, {on_payer} on payer" if n else "no birds"
+            label = f"birds {on_winner} on winner, {on_payer} on payer" if n else "no birds"
             yield role, label, _scenario(ruleset, (win,), birds, dealer, players)
             more = [s for s in range(players) if s not in (winner, discarder)]
             if (
@@ -203,7 +203,7 @@ def settle_all(
     for hand in hands:
         label = ", ".join(h.name for h in hand.result.hands) if hand.result else "?"
         for role, birds, scenario in scenarios(ruleset, hand, table):
-            witness = f"{describe(hand.situation)}; {role}; birds {birds}"
+            witness = f"{describe(hand.situation)}; {role}; {birds}"
             try:
                 result = settle(ruleset, scenario)
             except SettlementError as exc:
