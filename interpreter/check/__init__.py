@@ -27,7 +27,7 @@ from interpreter.check.findings import (
     merge,
 )
 from interpreter.check.hands import Tried, entries, reach_findings, try_hand, value_findings
-from interpreter.check.payments import representatives, settle_all
+from interpreter.check.payments import Row, representatives, settle_all
 from interpreter.check.samples import deals, winning_hands
 from interpreter.check.static import expressions, static_findings
 
@@ -107,10 +107,16 @@ def reads(ruleset: Ruleset, option: str, sections: Sequence[str]) -> bool:
     return any(path[0] in sections and word.search(e.text) for path, e in expressions(ruleset.data))
 
 
-def check(ref: str, settings: Sequence[str] = (), preset: str | None = None) -> Report:
+def check(
+    ref: str,
+    settings: Sequence[str] = (),
+    preset: str | None = None,
+    hands: tuple[int, int] = (HANDS, OTHER_HANDS),
+) -> Report:
     """Every finding about ``ref`` (an id or a path).  A setting whose options no hand or
     payment rule reads has only its static checks run: the rest would repeat the defaults'.
-    An entry is unreachable when no setting that enables it reaches it."""
+    An entry is unreachable when no setting that enables it reaches it.  ``hands``: how
+    many hands to build under the given settings and under each other one."""
     start = time.perf_counter()
     first = check_ruleset(ref, settings=settings, preset=preset)
     if first.ruleset is None:
@@ -143,7 +149,7 @@ def check(ref: str, settings: Sequence[str] = (), preset: str | None = None) -> 
             found += [_at(f, shown) for f in static_findings(rules, texts)]
             continue
         made, chosen = findings(
-            rules, texts, parts, paid, OTHER_HANDS if changed else HANDS, reached
+            rules, texts, parts, paid, hands[1] if changed else hands[0], reached
         )
         paid = paid or chosen  # the defaults' hands, paid again under other settings
         for f in made:
@@ -155,9 +161,8 @@ def check(ref: str, settings: Sequence[str] = (), preset: str | None = None) -> 
         if len(seen) == enabled[path]:  # reached under no setting that has it
             found += seen
     accepted = acceptances(base.data)
-    return Report(
-        base.id, merge(apply_acceptances(found, accepted)), count, time.perf_counter() - start
-    )
+    seconds = time.perf_counter() - start
+    return Report(base.id, merge(apply_acceptances(found, accepted)), count, seconds, hands[0])
 
 
 def reachable_entries(ruleset: Ruleset) -> list[tuple[str, ...]]:
@@ -171,6 +176,13 @@ def reachable_entries(ruleset: Ruleset) -> list[tuple[str, ...]]:
             if spec and spec.get("enabled", True)
         ]
     return paths
+
+
+def payment_table(ruleset: Ruleset, hands: int = 4) -> list[Row]:
+    """What each seat wins or loses for a few hands in every role (``explain --payments``):
+    the cheapest hand of some hand types and the dearest hand sampled."""
+    tried = tried_hands(ruleset, [], HANDS)
+    return settle_all(ruleset, representatives(tried, ruleset, limit=hands), table=True)[0]
 
 
 def tried_hands(ruleset: Ruleset, errors: list[Finding], count: int = HANDS) -> list[Tried]:

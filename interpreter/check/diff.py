@@ -172,14 +172,14 @@ def _payments(a: Ruleset, b: Ruleset, pairs: Sequence[tuple[Tried, Tried]]) -> l
     found = []
     for hand in representatives([ta for ta, tb in pairs if ta.result and tb.result], a, limit=4):
         again = try_hand(b, replace(hand.situation, options=b.option_values), hand.win, [])
-        rows_b = {(r.role, r.birds): r for r in settle_all(b, [again], table=True)[0]}
+        rows_b = {(r.role, r.spread): r for r in settle_all(b, [again], table=True)[0]}
         for row in settle_all(a, [hand], table=True)[0]:
-            other = rows_b.get((row.role, row.birds))
+            other = rows_b.get((row.role, row.spread))
             if other is not None and other.deltas != row.deltas:
                 found.append(
                     Difference(
                         "payments",
-                        f"{row.hand} / {other.hand}: {row.role}, {row.birds}",
+                        f"{row.hand} / {other.hand}: {row.role}, {row.birds} / {other.birds}",
                         "",
                         list(row.deltas),
                         list(other.deltas),

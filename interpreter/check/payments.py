@@ -2,14 +2,16 @@
 
 For a few winning hands (the cheapest and the dearest of each hand type sampled), every role
 combination is settled with ``interpreter.settle.settle``: the dealer or not as winner, a
-self-draw or a discard by the dealer or by another seat, 0…n birds on the winner and on the
-payer, and two winners on one discard where the claims allow it.  Each settlement must
-balance (zero-sum), pay no negative amount, keep every payment within its cap, and not make
-a winner lose; a cap below what a single hand type pays before birds flattens values.
+self-draw or a discard by the dealer or by another seat, birds on the winner and on the payer
+(none, one, all, one each), and two winners on one discard where the claims allow it.  Each
+settlement must balance (zero-sum), pay no negative amount, keep every payment within its
+cap, and not make a winner lose; a cap below what a single hand type pays before birds
+flattens values.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -24,6 +26,8 @@ from interpreter.scenario import Scenario, Win
 from interpreter.settle import Settlement, SettlementError, settle
 from interpreter.tiles import RANKS
 
+NEGATIVE = re.compile(r"'(base|dealer bonus|self-draw bonus|fixed bonus) -\d")
+"""The part of a payment (as settlement names it) that went below zero."""
 ROLES = (
     ("dealer wins, self-drawn", True, None),
     ("dealer wins on a discard", True, "other"),
@@ -35,10 +39,12 @@ ROLES = (
 
 @dataclass(frozen=True)
 class Row:
-    """One settled role combination: what each seat pays (+) or receives (−) net."""
+    """One settled role combination: each seat's net change (+ receives, − pays)."""
 
     hand: str
     role: str
+    spread: tuple[int, int]
+    """Birds on the winner and on the payer (the others point at a third seat)."""
     birds: str
     deltas: tuple[int, ...]
     total: int
@@ -53,7 +59,7 @@ class Row:
         }
 
 
-def representatives(tried: Iterable[Tried], ruleset: Ruleset, limit: int = 8) -> list[Tried]:
+def representatives(tried: Iterable[Tried], ruleset: Ruleset, limit: int = 6) -> list[Tried]:
     """The hands to pay: per hand type, the cheapest hand where it is the only one, then
     the dearest hand overall; at most ``limit``."""
     single: dict[str, Tried] = {}
@@ -101,9 +107,10 @@ def _bird_tile(ruleset: Ruleset, target: int, dealer: int, winner: int, players:
 
 def scenarios(
     ruleset: Ruleset, hand: Tried, table: bool = False
-) -> Iterator[tuple[str, str, Scenario]]:
-    """Every role combination for one hand: (role, birds, scenario).  ``table`` keeps the
-    birds to none, one on the winner and one on the payer (what ``explain --payments`` shows)."""
+) -> Iterator[tuple[str, tuple[int, int], str, Scenario]]:
+    """Every role combination for one hand: (role, birds on the winner and on the payer, the
+    seats the birds point at, scenario).  Birds not on those two point at a third seat.
+    ``table`` keeps to none, one on the winner and one on the payer."""
     players = hand.situation.players
     n = _bird_count(ruleset, players)
     dealer = 0
@@ -113,26 +120,31 @@ def scenarios(
         discarder = None if discard is None else (dealer if discard == "dealer" else other)
         payer = discarder if discarder is not None else (1 if dealer_wins else dealer)
         spreads = [(0, 0)]
-        if n:
-            spreads += (
-                [(1, 0), (0, 1)]
-                if table
-                else (
-                    [(k, 0) for k in range(1, n + 1)] + [(0, k) for k in range(1, n + 1)] + [(1, 1)]
-                )
-            )
+        if n:  # one bird and all birds on the winner, on the payer; one on each
+            ends = [(1, 0), (0, 1)] if table else [(1, 0), (n, 0), (0, 1), (0, n), (1, 1)]
+            spreads += [s for s in dict.fromkeys(ends) if sum(s) <= n]
         for on_winner, on_payer in spreads:
-            birds = _birds(ruleset, n, on_winner, on_payer, dealer, winner, payer, players)
-            if birds is None:
+            found = _birds(ruleset, n, on_winner, on_payer, dealer, winner, payer, players)
+            if found is None:
                 continue
+            birds, seats = found
             win = replace(
                 hand.win,
                 seat=winner,
                 discarder=discarder,
                 context=hand.win.context - {"first_turn"} if discard else hand.win.context,
             )
-            label = f"birds {on_winner} on winner, {on_payer} on payer" if n else "no birds"
-            yield role, label, _scenario(ruleset, (win,), birds, dealer, players)
+            label = (
+                "birds on "
+                + ", ".join(
+                    f"seat {s}" + (f" ×{seats.count(s)}" if seats.count(s) > 1 else "")
+                    for s in sorted(set(seats))
+                )
+                if n
+                else "no birds"
+            )
+            spread = (on_winner, on_payer)
+            yield role, spread, label, _scenario(ruleset, (win,), birds, dealer, players)
             more = [s for s in range(players) if s not in (winner, discarder)]
             if (
                 discarder is not None
@@ -143,6 +155,7 @@ def scenarios(
                 second = replace(win, seat=more[0])
                 yield (
                     f"{role}, and a second winner",
+                    spread,
                     label,
                     _scenario(ruleset, (win, second), birds, dealer, players),
                 )
@@ -157,22 +170,26 @@ def _birds(
     winner: int,
     payer: int,
     players: int,
-) -> tuple[int, ...] | None:
+) -> tuple[tuple[int, ...], list[int]] | None:
+    """Bird tiles with that many on the winner and on the payer, the rest on another seat;
+    and the seats they point at."""
     if not n:
-        return ()
-    others = [s for s in range(players) if s not in (winner, payer)]
+        return (), []
     w, p = (_bird_tile(ruleset, s, dealer, winner, players) for s in (winner, payer))
+    others = [s for s in range(players) if s not in (winner, payer)]
     rest = next(
         (
-            t
-            for t in (_bird_tile(ruleset, s, dealer, winner, players) for s in others)
-            if t is not None
+            (s, t)
+            for s in others
+            if (t := _bird_tile(ruleset, s, dealer, winner, players)) is not None
         ),
         None,
     )
     if (on_winner and w is None) or (on_payer and p is None) or rest is None:
         return None
-    return tuple([w] * on_winner + [p] * on_payer + [rest] * (n - on_winner - on_payer))
+    left = n - on_winner - on_payer
+    tiles = [w] * on_winner + [p] * on_payer + [rest[1]] * left
+    return tuple(tiles), [winner] * on_winner + [payer] * on_payer + [rest[0]] * left
 
 
 def _scenario(
@@ -202,19 +219,23 @@ def settle_all(
     found: list[Finding] = []
     for hand in hands:
         label = ", ".join(h.name for h in hand.result.hands) if hand.result else "?"
-        for role, birds, scenario in scenarios(ruleset, hand, table):
+        for role, spread, birds, scenario in scenarios(ruleset, hand, table):
             witness = f"{describe(hand.situation)}; {role}; {birds}"
             try:
                 result = settle(ruleset, scenario)
             except SettlementError as exc:
                 if "pay -" in str(exc):
+                    culprit = NEGATIVE.search(str(exc))
+                    name = (
+                        culprit.group(1).replace(" ", "_").replace("-", "_") if culprit else "base"
+                    )
                     found.append(
                         Finding(
                             "payments",
                             ERROR,
                             "a payer would pay a negative amount",
-                            where(ruleset, "payment", "base"),
-                            ("payment",),
+                            where(ruleset, "payment", name),
+                            ("payment", name),
                             f"{witness}: {exc}",
                         )
                     )
@@ -236,6 +257,7 @@ def settle_all(
                 Row(
                     label,
                     role,
+                    spread,
                     birds,
                     tuple(result.deltas),
                     result.wins[0].total if result.wins else 0,
@@ -301,14 +323,23 @@ def _judge(
 
 
 def table_text(rows: Sequence[Row], players: int) -> str:
-    """The payment table as text: net change per seat, seat 0 the dealer."""
-    head = f"{'hand':<24} {'role':<40} {'birds':<26} " + " ".join(
-        f"{'seat ' + str(s):>7}" for s in range(players)
+    """The payment table as text, hand by hand: each seat's net change (+ receives), seat 0
+    the dealer, seat 1 the winner when the dealer does not win."""
+    head = f"  {'role':<40} {'birds':<30}" + "".join(
+        f"{'seat ' + str(s):>8}" for s in range(players)
     )
-    lines = [head, "-" * len(head)]
+    lines: list[str] = []
     for r in rows:
-        lines.append(
-            f"{r.hand[:24]:<24} {r.role:<40} {r.birds:<26} "
-            + " ".join(f"{d:>+7d}" for d in r.deltas)
-        )
+        title = f"{r.hand} (value {r.total})"
+        if not lines or lines[-1 - _since_title(lines)] != title:
+            lines += ["", title, head] if lines else [title, head]
+        lines.append(f"  {r.role:<40} {r.birds:<30}" + "".join(f"{d:>+8d}" for d in r.deltas))
     return "\n".join(lines) + "\n"
+
+
+def _since_title(lines: Sequence[str]) -> int:
+    """How many lines were written since the current hand's title."""
+    n = 0
+    while not lines[-1 - n] or lines[-1 - n].startswith(" "):
+        n += 1
+    return n
