@@ -34,7 +34,7 @@ def check(
 
     \b
     Examples:
-      mjrules check changsha/qq2014
+      mjrules check REGION/VERSION
       mjrules check my-house.yaml --json
     """
     reports = run(rulesets, settings, preset)
@@ -98,8 +98,8 @@ def diff(
 
     \b
     Examples:
-      mjrules diff changsha/full2007 changsha/qq2014
-      mjrules diff changsha/qq2014 changsha/qq2014 --set-b bird_effect=plus_one
+      mjrules diff REGION/OLD REGION/NEW
+      mjrules diff REGION/VERSION REGION/VERSION --set-b birds=4
     """
     from dsl.ruleset import load
     from interpreter.check.diff import diff_text, semantic_diff

@@ -176,15 +176,10 @@ def _payments(a: Ruleset, b: Ruleset, pairs: Sequence[tuple[Tried, Tried]]) -> l
         for row in settle_all(a, [hand], table=True)[0]:
             other = rows_b.get((row.role, row.spread))
             if other is not None and other.deltas != row.deltas:
-                found.append(
-                    Difference(
-                        "payments",
-                        f"{row.hand} / {other.hand}: {row.role}, {row.birds} / {other.birds}",
-                        "",
-                        list(row.deltas),
-                        list(other.deltas),
-                    )
-                )
+                hand = row.hand if row.hand == other.hand else f"{row.hand} / {other.hand}"
+                birds = row.birds if row.birds == other.birds else f"{row.birds} / {other.birds}"
+                what = f"{hand}: {row.role}, {birds}"
+                found.append(Difference("payments", what, "", list(row.deltas), list(other.deltas)))
     return found
 
 

@@ -27,7 +27,7 @@ class Finding:
     message: str
     location: Location
     path: tuple[str, ...] = ()
-    """The rule it is about, as a path into the ruleset (``hands.qingyise.value``)."""
+    """The rule it is about, as a path into the ruleset (``hands.NAME.value``)."""
     witness: str = ""
     settings: tuple[str, ...] = ()
     """The option settings under which it shows (empty: the defaults)."""

@@ -4,7 +4,7 @@ checks built on them — values and reachability.
 A "condition met" is a hand type or modifier whose ``when`` holds (before ``replaces``).
 The values check asks, for every sampled hand and every hand type it meets, what the hand
 would be worth if that hand type did not exist: meeting one condition more must not make a
-hand worth less (清七对 ≥ 七对).
+hand worth less (a one-suit seven pairs is worth at least a seven pairs).
 """
 
 from __future__ import annotations
