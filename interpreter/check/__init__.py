@@ -14,7 +14,6 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from dsl.ruleset import Ruleset, check_ruleset
 from interpreter.check.findings import (
@@ -122,7 +121,6 @@ def check(
     if first.ruleset is None:
         return Report(ref, merge(_from_load(first.problems, ())), 1, time.perf_counter() - start)
     base = first.ruleset
-    texts = {f: Path(f).read_text(encoding="utf-8") for f in base.files if Path(f).is_file()}
     found: list[Finding] = _from_load(first.problems, ())
     unreached: dict[tuple[str, ...], list[Finding]] = {}
     enabled: Counter[tuple[str, ...]] = Counter()
@@ -146,11 +144,9 @@ def check(
         if "hands" in parts:
             enabled.update(reachable_entries(rules))
         if not parts:
-            found += [_at(f, shown) for f in static_findings(rules, texts)]
+            found += [_at(f, shown) for f in static_findings(rules)]
             continue
-        made, chosen = findings(
-            rules, texts, parts, paid, hands[1] if changed else hands[0], reached
-        )
+        made, chosen = findings(rules, parts, paid, hands[1] if changed else hands[0], reached)
         paid = paid or chosen  # the defaults' hands, paid again under other settings
         for f in made:
             if f.kind == "reachability":
@@ -191,7 +187,6 @@ def tried_hands(ruleset: Ruleset, errors: list[Finding], count: int = HANDS) -> 
 
 def findings(
     ruleset: Ruleset,
-    texts: dict[str, str],
     parts: Iterable[str] = ("hands", "payments"),
     paid: Sequence[Tried] = (),
     hands: int = HANDS,
@@ -200,7 +195,7 @@ def findings(
     """The findings of one loaded ruleset under its current option values: static always,
     hand checks (values, reachability) and payments as ``parts`` asks; and the hands paid.
     Without the hand checks, the hands ``paid`` under another setting are paid again."""
-    found = static_findings(ruleset, texts)
+    found = static_findings(ruleset)
     reached = set() if reached is None else reached
     errors: list[Finding] = []
     if "hands" in parts or not paid:

@@ -28,6 +28,9 @@ from interpreter.tiles import RANKS
 
 NEGATIVE = re.compile(r"'(base|dealer bonus|self-draw bonus|fixed bonus) -\d")
 """The part of a payment (as settlement names it) that went below zero."""
+DRAW_ONLY = frozenset({"kong_draw"})
+DISCARD_ONLY = frozenset({"kong_discard", "robbing_kong"})
+"""Circumstances a hand keeps only when it is won by self-draw, or only on a discard."""
 ROLES = (
     ("dealer wins, self-drawn", True, None),
     ("dealer wins on a discard", True, "other"),
@@ -132,7 +135,7 @@ def scenarios(
                 hand.win,
                 seat=winner,
                 discarder=discarder,
-                context=hand.win.context - {"first_turn"} if discard else hand.win.context,
+                context=hand.win.context - (DRAW_ONLY if discard else DISCARD_ONLY),
             )
             label = (
                 "birds on "

@@ -27,9 +27,9 @@ def expressions(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[
             yield from expressions(item, (*path, str(i)))
 
 
-def static_findings(ruleset: Ruleset, raw_texts: Mapping[str, str]) -> list[Finding]:
-    """``raw_texts`` are the files' texts: an option may be read only by a literal field,
-    which the loader resolves before the checker sees it."""
+def static_findings(ruleset: Ruleset) -> list[Finding]:
+    """The checks of this module on one loaded ruleset.  An option read by a literal field
+    (``enabled: option.NAME``), which the loader resolves, is known by ``option_refs``."""
     found = []
     for section, name, spec in entries(ruleset):
         node = spec["when"].ast
@@ -49,11 +49,7 @@ def static_findings(ruleset: Ruleset, raw_texts: Mapping[str, str]) -> list[Find
     read = set(ruleset.option_refs.values())
     for name in ruleset.options:
         word = re.compile(rf"\boption\.{re.escape(name)}\b")
-        if (
-            name not in read
-            and not any(word.search(t) for t in texts)
-            and not any(word.search(t) for t in raw_texts.values())
-        ):
+        if name not in read and not any(word.search(t) for t in texts):
             found.append(
                 Finding(
                     "static",
