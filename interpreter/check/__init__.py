@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from dsl.ruleset import Ruleset, check_ruleset
 from interpreter.check.findings import (
@@ -127,6 +128,7 @@ def check(
     count = 0
     paid: Sequence[Tried] = ()
     reached: set[str] = set()
+    searched: set[tuple[Any, ...]] = set()
     for extra, named in settings_of(base):
         shown = (*settings, *extra) + ((f"preset {named}",) if named else ())
         loaded = check_ruleset(ref, settings=(*settings, *extra), preset=named or preset)
@@ -146,7 +148,9 @@ def check(
         if not parts:
             found += [_at(f, shown) for f in static_findings(rules)]
             continue
-        made, chosen = findings(rules, parts, paid, hands[1] if changed else hands[0], reached)
+        made, chosen = findings(
+            rules, parts, paid, hands[1] if changed else hands[0], reached, searched
+        )
         paid = paid or chosen  # the defaults' hands, paid again under other settings
         for f in made:
             if f.kind == "reachability":
@@ -191,12 +195,14 @@ def findings(
     paid: Sequence[Tried] = (),
     hands: int = HANDS,
     reached: set[str] | None = None,
+    searched: set[tuple[Any, ...]] | None = None,
 ) -> tuple[list[Finding], list[Tried]]:
     """The findings of one loaded ruleset under its current option values: static always,
     hand checks (values, reachability) and payments as ``parts`` asks; and the hands paid.
     Without the hand checks, the hands ``paid`` under another setting are paid again."""
     found = static_findings(ruleset)
     reached = set() if reached is None else reached
+    searched = set() if searched is None else searched
     errors: list[Finding] = []
     if "hands" in parts or not paid:
         tried = tried_hands(ruleset, errors, hands)
@@ -206,7 +212,7 @@ def findings(
         paid = [try_hand(ruleset, s, t.win, errors) for s, t in zip(again, paid, strict=True)]
     if "hands" in parts:
         found += value_findings(ruleset, tried, errors)
-        found += reach_findings(ruleset, tried, deals(ruleset, DEALS), errors, reached)
+        found += reach_findings(ruleset, tried, deals(ruleset, DEALS), errors, reached, searched)
     if "payments" in parts and not ruleset.get("ruleset.abstract"):  # a base leaves them out
         found += settle_all(ruleset, paid)[1]
     return found + errors, paid

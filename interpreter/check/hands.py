@@ -9,6 +9,7 @@ hand worth less (a one-suit seven pairs is worth at least a seven pairs).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -19,11 +20,12 @@ from dsl.ruleset import Frozen, Ruleset
 from dsl.shape_audit import describe
 from dsl.situation import Situation
 from interpreter.check.findings import ERROR, WARNING, Finding
-from interpreter.check.samples import winning_hands
+from interpreter.check.samples import claims_allowed, winning_hands
 from interpreter.scenario import Win
 from interpreter.settle import SettlementError, WinResult, hand_types
 
 SECTIONS = ("hands", "modifiers")
+OPTION = re.compile(r"\boption\.(\w+)")
 SEARCH = 4000
 """Hands built to look for an entry that the common sample did not reach."""
 
@@ -155,20 +157,38 @@ def reach_findings(
     deals: Iterable[Situation],
     errors: list[Finding],
     reached: set[str],
+    searched: set[tuple[Any, ...]],
 ) -> list[Finding]:
     """Hand types, modifiers and opening hands that no sampled hand reaches.  An entry the
     common sample misses is looked for again in ``SEARCH`` more hands, on its own, unless
-    it is in ``reached`` (under another option setting); ``reached`` grows by what is met."""
+    it is in ``reached`` (under another option setting) or was searched for in vain under
+    the same claims and values of the options it reads (``searched``).  Both grow."""
     tried = list(tried)
     met = {name for t in tried for name in t.met} | reached
     missed = [(s, n, spec) for s, n, spec in entries(ruleset) if n not in met]
-    if missed:
+    claims = tuple(sorted(claims_allowed(ruleset).items()))
+    keys = {
+        name: (
+            name,
+            claims,
+            tuple(
+                (o, ruleset.option_values.get(o))
+                for o in sorted(set(OPTION.findall(spec["when"].text)))
+            ),
+        )
+        for _, name, spec in missed
+    }
+    look = [(s, n, spec) for s, n, spec in missed if keys[n] not in searched]
+    if look:
         for situation, _ in winning_hands(ruleset, SEARCH, seed=1):
-            for section, name, spec in missed:
+            for section, name, spec in look:
                 if name not in met and _holds(
                     ruleset, (section, name, "when"), spec["when"], situation, errors
                 ):
                     met.add(name)
+            if all(n in met for _, n, _ in look):
+                break
+    searched.update(keys[n] for _, n, _ in look if n not in met)
     reached |= met
     found = []
     for section, name, _ in missed:

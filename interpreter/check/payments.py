@@ -12,7 +12,7 @@ flattens values.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -22,9 +22,10 @@ from dsl.shape_audit import describe
 from dsl.situation import Situation
 from interpreter.check.findings import ERROR, WARNING, Finding
 from interpreter.check.hands import Tried, where
-from interpreter.scenario import Scenario, Win
-from interpreter.settle import Settlement, SettlementError, settle
-from interpreter.tiles import RANKS
+from interpreter.check.samples import NOWHERE
+from interpreter.scenario import Kong, Scenario, Unfinished, Win
+from interpreter.settle import Payment, Settlement, SettlementError, settle
+from interpreter.tiles import RANKS, STANDARD
 
 NEGATIVE = re.compile(r"'(base|dealer bonus|self-draw bonus|fixed bonus) -\d")
 """The part of a payment (as settlement names it) that went below zero."""
@@ -195,8 +196,32 @@ def _birds(
     return tuple(tiles), [winner] * on_winner + [payer] * on_payer + [rest[0]] * left
 
 
+def other_payments(ruleset: Ruleset, hand: Tried) -> Iterator[tuple[str, Scenario]]:
+    """Money not paid for a win: each kind of kong (seat 1, the direct one on seat 2's
+    discard), and the wall running out with seat 0 ready (holding ``hand`` less its winning
+    tile), seat 1 far from ready in two suits and seat 2 holding every suit (花猪)."""
+    players = hand.situation.players
+    for kind in ("direct", "added", "concealed"):
+        kong = Kong(1, kind, 2 if kind == "direct" else None)
+        yield f"a {kind} kong by seat 1", _scenario(ruleset, (), (), 0, players, kongs=(kong,))
+    far = STANDARD.parse("1469m 1469p 258m 25p")
+    pig = STANDARD.parse("1469m 1469p 258s 25p")
+    hands = [(hand.win.concealed, hand.win.melds), (tuple(far), ()), (tuple(pig), ())]
+    unfinished = tuple(
+        Unfinished(seat, tiles, melds, NOWHERE)
+        for seat, (tiles, melds) in enumerate(hands[:players])
+    )
+    yield "the wall runs out", _scenario(ruleset, (), (), 0, players, unfinished=unfinished)
+
+
 def _scenario(
-    ruleset: Ruleset, wins: Sequence[Win], birds: Sequence[int], dealer: int, players: int
+    ruleset: Ruleset,
+    wins: Sequence[Win],
+    birds: Sequence[int],
+    dealer: int,
+    players: int,
+    kongs: tuple[Kong, ...] = (),
+    unfinished: tuple[Unfinished, ...] = (),
 ) -> Scenario:
     return Scenario(
         path="<check>",
@@ -207,9 +232,9 @@ def _scenario(
         wins=tuple(wins),
         birds=tuple(birds),
         bird_dice=(),
-        kongs=(),
+        kongs=kongs,
         in_game=frozenset(range(players)),
-        unfinished=(),
+        unfinished=unfinished,
         raw={},
     )
 
@@ -222,8 +247,13 @@ def settle_all(
     found: list[Finding] = []
     for hand in hands:
         label = ", ".join(h.name for h in hand.result.hands) if hand.result else "?"
-        for role, spread, birds, scenario in scenarios(ruleset, hand, table):
-            witness = f"{describe(hand.situation)}; {role}; {birds}"
+        more = (
+            []
+            if table or hand is not hands[0]
+            else [(r, (0, 0), "", s) for r, s in other_payments(ruleset, hand)]
+        )
+        for role, spread, birds, scenario in [*scenarios(ruleset, hand, table), *more]:
+            witness = "; ".join(w for w in (describe(hand.situation), role, birds) if w)
             try:
                 result = settle(ruleset, scenario)
             except SettlementError as exc:
@@ -286,6 +316,18 @@ def _judge(
             )
         )
     for p in result.payments:
+        if p.amount < 0:
+            path = _rule_of(ruleset, p, result)
+            found.append(
+                Finding(
+                    "payments",
+                    ERROR,
+                    f"a negative payment ({p.amount}: {'; '.join(p.reasons)})",
+                    where(ruleset, *path),
+                    path,
+                    witness,
+                )
+            )
         if p.cap and p.amount > p.cap:
             found.append(
                 Finding(
@@ -323,6 +365,19 @@ def _judge(
                 )
             )
     return found
+
+
+def _rule_of(ruleset: Ruleset, p: Payment, result: Settlement) -> tuple[str, ...]:
+    """The rule that made a payment: a win's ``payment``, a kong payment (named in the
+    reason) or the end-of-wall ``settlement``."""
+    if result.wins:
+        return ("payment",)
+    for name, spec in (ruleset.get("kong_payments") or {}).items():
+        shown = spec.get("name") or {}
+        label = (shown.get("zh") or shown.get("en")) if isinstance(shown, Mapping) else shown
+        if p.reasons and p.reasons[0].startswith(f"{label or name} ("):
+            return ("kong_payments", name, "amount")
+    return ("settlement",)
 
 
 def table_text(rows: Sequence[Row], players: int) -> str:
