@@ -26,6 +26,7 @@ from interpreter.check.samples import winning_hands
 HANDS = 1500
 """Hands built from each ruleset's tiles and claims, all scored under both."""
 RULE_SECTIONS = ("hands", "modifiers", "scoring", "payment")
+PAY_SECTIONS = ("scoring", "payment", "birds")
 CODE = re.compile(r"\bC-\d\d\b")
 """Compared by their effect; every other section is compared field by field."""
 
@@ -169,7 +170,7 @@ def _wins(pairs: Sequence[tuple[Tried, Tried]]) -> list[Difference]:
 
 def _payments(a: Ruleset, b: Ruleset, pairs: Sequence[tuple[Tried, Tried]]) -> list[Difference]:
     """The payment tables of both on the same hands (those that win under both)."""
-    found = []
+    found: list[Difference] = []
     for hand in representatives([ta for ta, tb in pairs if ta.result and tb.result], a, limit=4):
         again = try_hand(b, replace(hand.situation, options=b.option_values), hand.win, [])
         rows_b = {(r.role, r.spread): r for r in settle_all(b, [again], table=True)[0]}
@@ -201,14 +202,18 @@ def _mechanics(a: Ruleset, b: Ruleset) -> list[Difference]:
                 _plain(change.new),
             )
         )
+    if found:
+        codes = set().union(*(_codes(r, (s,)) for r in (a, b) for s in PAY_SECTIONS))
+        cited = f": the rules cite {', '.join(sorted(codes))}" if codes else ""
+        found.insert(0, Difference("payments", f"{len(found)} payments differ{cited}"))
     return found
 
 
 def _codes(ruleset: Ruleset, path: tuple[str, ...]) -> set[str]:
-    """The seed contradictions (C-nn of RULES.md) the ruleset's text cites at a rule: on its
-    line, in the comment lines just above it, or in its entry's note."""
+    """The seed contradictions (C-nn of RULES.md) the ruleset's text cites at a rule: in the
+    comment lines just above it, in its lines (an entry's whole block) or in its note."""
     found: set[str] = set()
-    for i in range(len(path), 0, -1):
+    for i in range(len(path), 0 if len(path) == 1 else 1, -1):  # not a whole section's
         where = ruleset.locations.get(tuple(path[:i]))
         if where is None:
             continue
@@ -216,7 +221,12 @@ def _codes(ruleset: Ruleset, path: tuple[str, ...]) -> set[str]:
             lines = Path(where.file).read_text(encoding="utf-8").splitlines()
         except OSError:
             break
-        found.update(CODE.findall("\n".join(lines[max(0, where.line - 4) : where.line])))
+        end = where.line
+        while end < len(lines) and (
+            not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) >= where.col - 1
+        ):
+            end += 1
+        found.update(CODE.findall("\n".join(lines[max(0, where.line - 4) : end])))
         note = ruleset.get(".".join(path[:i]) + ".note")
         found.update(CODE.findall(note if isinstance(note, str) else ""))
         break
