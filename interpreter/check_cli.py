@@ -67,7 +67,7 @@ def summary(r: Report) -> str:
 
 @click.command("diff")
 @click.argument("first", metavar="A")
-@click.argument("second", metavar="B")
+@click.argument("second", metavar="[B]", required=False)
 @click.option(
     "--set-a",
     "settings_a",
@@ -80,14 +80,21 @@ def summary(r: Report) -> str:
     "settings_b",
     multiple=True,
     metavar="NAME=VALUE",
-    help="Set an option of B (repeatable).",
+    help="Set an option of B (repeatable; B is A when not given).",
+)
+@click.option(
+    "--each-option",
+    is_flag=True,
+    help="Compare A with itself under each other value of each option (the readings an "
+    "option decides between).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the differences as JSON.")
 def diff(
     first: str,
-    second: str,
+    second: str | None,
     settings_a: tuple[str, ...],
     settings_b: tuple[str, ...],
+    each_option: bool,
     as_json: bool,
 ) -> None:
     """What two rulesets (or one under two option sets) disagree on, with witnesses.
@@ -99,23 +106,25 @@ def diff(
     \b
     Examples:
       mjrules diff REGION/OLD REGION/NEW
-      mjrules diff REGION/VERSION REGION/VERSION --set-b birds=4
+      mjrules diff REGION/VERSION --set-b birds=4
+      mjrules diff REGION/VERSION --each-option
     """
     from dsl.ruleset import load
-    from interpreter.check.diff import diff_text, semantic_diff
+    from interpreter.check.diff import diff_text, option_diffs, semantic_diff
 
     try:
         a = load(first, settings=settings_a)
-        b = load(second, settings=settings_b)
+        b = load(second or first, settings=settings_b)
     except RulesetError as exc:
         for problem in exc.problems:
             click.echo(problem.format(), err=True)
         sys.exit(1)
-    found = semantic_diff(a, b)
+    found = option_diffs(a) if each_option else [semantic_diff(a, b)]
     if as_json:
-        click.echo(json.dumps(found.to_json(), ensure_ascii=False, indent=2))
+        data = [d.to_json() for d in found]
+        click.echo(json.dumps(data if each_option else data[0], ensure_ascii=False, indent=2))
     else:
-        click.echo(diff_text(found), nl=False)
+        click.echo("\n".join(diff_text(d) for d in found), nl=False)
 
 
 COMMANDS = (check, diff)

@@ -86,6 +86,28 @@ def semantic_diff(a: Ruleset, b: Ruleset, hands: int = HANDS) -> Diff:
     return out
 
 
+OPTION_HANDS = 400
+"""Hands built per ruleset when every option value is compared (``option_diffs``)."""
+
+
+def option_diffs(ruleset: Ruleset, hands: int = OPTION_HANDS) -> list[Diff]:
+    """The ruleset under its option values against each other value of each option: where
+    an option decides between two readings of the sources, what the choice changes."""
+    from dsl.ruleset import load
+
+    found = []
+    for name, option in ruleset.options.items():
+        for value in option.possible_values():
+            if value == option.value:
+                continue
+            shown = str(value).lower() if isinstance(value, bool) else str(value)
+            other = load(ruleset.path, settings=[f"{name}={shown}"])
+            one = semantic_diff(ruleset, other, hands)
+            one.b = f"{ruleset.id} with {name}={shown}"
+            found.append(one)
+    return found
+
+
 def _name(ruleset: Ruleset, section: str, name: str) -> str:
     shown = ((ruleset.get(section) or {}).get(name) or {}).get("name") or {}
     zh = shown.get("zh") if isinstance(shown, Mapping) else shown
@@ -177,10 +199,14 @@ def _payments(a: Ruleset, b: Ruleset, pairs: Sequence[tuple[Tried, Tried]]) -> l
         for row in settle_all(a, [hand], table=True)[0]:
             other = rows_b.get((row.role, row.spread))
             if other is not None and other.deltas != row.deltas:
-                hand = row.hand if row.hand == other.hand else f"{row.hand} / {other.hand}"
+                names = row.hand if row.hand == other.hand else f"{row.hand} / {other.hand}"
                 birds = row.birds if row.birds == other.birds else f"{row.birds} / {other.birds}"
-                what = f"{hand}: {row.role}, {birds}"
+                what = f"{names}: {row.role}, {birds}"
                 found.append(Difference("payments", what, "", list(row.deltas), list(other.deltas)))
+    if found:
+        codes = set().union(*(_codes(r, (s,)) for r in (a, b) for s in PAY_SECTIONS))
+        cited = f": the rules cite {', '.join(sorted(codes))}" if codes else ""
+        found.insert(0, Difference("payments", f"{len(found)} payments differ{cited}"))
     return found
 
 
@@ -202,10 +228,6 @@ def _mechanics(a: Ruleset, b: Ruleset) -> list[Difference]:
                 _plain(change.new),
             )
         )
-    if found:
-        codes = set().union(*(_codes(r, (s,)) for r in (a, b) for s in PAY_SECTIONS))
-        cited = f": the rules cite {', '.join(sorted(codes))}" if codes else ""
-        found.insert(0, Difference("payments", f"{len(found)} payments differ{cited}"))
     return found
 
 

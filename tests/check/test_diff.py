@@ -50,3 +50,17 @@ def test_a_ruleset_does_not_differ_from_itself() -> None:
     a = load("sichuan/blog5")
     assert semantic_diff(a, a, hands=150).differences == []
     assert _run("diff", "sichuan/blog5", "nowhere/missing").exit_code == 1
+
+
+def test_each_option_shows_what_its_readings_change() -> None:
+    result = _run("diff", "changsha/qq2014", "--each-option", "--json")
+    assert result.exit_code == 0
+    by_setting = {
+        d["b"].rsplit(" with ", 1)[1]: d["differences"] for d in json.loads(result.stdout)
+    }
+    # C-22: 全求人 is an option; without it the hand type is gone, and its hands no longer win.
+    gone = by_setting["quanqiuren=false"]
+    assert any(d["what"].startswith("全求人 quanqiuren") for d in gone)
+    assert any(d["area"] == "wins" for d in gone)
+    # C-08: ×2 per bird or ×(1+n): only payments change.
+    assert {d["area"] for d in by_setting["bird_effect=plus_one"]} == {"payments", "mechanics"}
