@@ -219,7 +219,9 @@ def _payments(loaded: Any, as_json: bool) -> None:
     from interpreter.check.payments import table_text
 
     if loaded.get("ruleset.abstract"):
-        click.echo(f"{loaded.id} is abstract: it leaves payments to the rulesets extending it")
+        click.echo(
+            f"{loaded.id} is abstract: it leaves payments to the rulesets extending it", err=True
+        )
         sys.exit(1)
     rows = payment_table(loaded)
     if as_json:

@@ -231,7 +231,11 @@ def _from_load(problems: Iterable[object], settings: tuple[str, ...]) -> list[Fi
             continue  # warnings are validate's: check reports what only it can see
         about = re.match(r"[a-z_]+(?:\.[A-Za-z0-9_]+)+", p.message)
         path = tuple(about.group().split(".")) if about else ()
-        out.append(Finding(kind, severity, p.message, p.location, path, "", settings))  # type: ignore[attr-defined]
+        message, _, witness = (
+            p.message.partition(" a win: ") if kind == "shape" else (p.message, "", "")
+        )
+        message += " a win" if witness else ""
+        out.append(Finding(kind, severity, message, p.location, path, witness, settings))  # type: ignore[attr-defined]
     return out
 
 
