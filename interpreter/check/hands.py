@@ -10,7 +10,7 @@ hand worth less (a one-suit seven pairs is worth at least a seven pairs).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -19,7 +19,7 @@ from dsl.problems import Location
 from dsl.ruleset import Frozen, Ruleset
 from dsl.shape_audit import describe
 from dsl.situation import Situation
-from interpreter.check.findings import ERROR, WARNING, Finding
+from interpreter.check.findings import ERROR, INFO, WARNING, Finding
 from interpreter.check.samples import claims_allowed, winning_hands
 from interpreter.scenario import Win
 from interpreter.settle import SettlementError, WinResult, hand_types
@@ -102,8 +102,9 @@ def without(ruleset: Ruleset, section: str, name: str) -> Ruleset:
 def value_findings(
     ruleset: Ruleset, tried: Iterable[Tried], errors: list[Finding]
 ) -> list[Finding]:
-    """A condition met more lowers the value; negative values."""
-    found = []
+    """A condition met more lowers the value; negative values; overlaps."""
+    tried = list(tried)
+    found = overlaps(ruleset, tried)
     lesser: dict[str, Ruleset] = {}
     reported: set[tuple[str, str]] = set()
     for t in tried:
@@ -141,6 +142,41 @@ def value_findings(
                         where(ruleset, section, name),
                         (section, name),
                         _shown(t),
+                    )
+                )
+    return found
+
+
+OVERLAP_SAMPLES = 5
+"""Hands a hand type must be met on before the checker says another always comes with it."""
+
+
+def overlaps(ruleset: Ruleset, tried: Sequence[Tried]) -> list[Finding]:
+    """Hand types met only together with another that they do not replace, both counted:
+    their values add up.  Often the rule (big hands stack), so this is told, not blamed."""
+    hands = ruleset.get("hands") or {}
+    found = []
+    for name in hands:
+        seen = [t for t in tried if name in t.met and t.result is not None]
+        if len(seen) < OVERLAP_SAMPLES:
+            continue
+        always = set.intersection(*(set(t.met) for t in seen)) & set(hands) - {name}
+        for other in sorted(always):
+            counted = all(
+                {name, other} <= {h.id for h in t.result.hands}  # type: ignore[union-attr]
+                for t in seen
+            )
+            if counted:
+                found.append(
+                    Finding(
+                        "values",
+                        INFO,
+                        f"hands.{name} came with hands.{other} on every sampled hand it holds "
+                        "on, and does not replace it: both count (add `replaces` if it should "
+                        "count alone)",
+                        where(ruleset, "hands", name),
+                        ("hands", name, "replaces"),
+                        f"{len(seen)} sampled hands, e.g. {_shown(seen[0])}",
                     )
                 )
     return found
