@@ -34,7 +34,7 @@ def ruleset_options(command: F) -> F:
     )
 
 
-def _targets(refs: Iterable[str]) -> Iterator[str]:
+def targets(refs: Iterable[str]) -> Iterator[str]:
     """Ids and files as given; a directory stands for every .yaml file under it."""
     for ref in refs:
         path = Path(ref)
@@ -58,23 +58,29 @@ def _report(problems: Iterable[Problem]) -> None:
 @ruleset_options
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON on stdout.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option(
+    "--check", "semantic", is_flag=True, help="Also run mjrules check (its errors invalidate)."
+)
 def validate(
     rulesets: tuple[str, ...],
     settings: tuple[str, ...],
     preset: str | None,
     as_json: bool,
     strict: bool,
+    semantic: bool,
 ) -> None:
     """Check rulesets (ids such as region/version, files or directories).
 
     Every problem is reported as file:line:col with the offending text. Exit code 0 if all
-    are valid, 1 otherwise.
+    are valid, 1 otherwise.  With --check, the semantic findings of ``mjrules check`` too.
     """
     results: list[dict[str, Any]] = []
     all_ok = True
-    for target in _targets(rulesets):
+    for target in targets(rulesets):
         loaded = _safely(target, settings, preset)
         ok = loaded.ok and not (strict and loaded.problems)
+        findings = _semantic(target, settings, preset) if semantic and loaded.ok else []
+        ok &= not any(f.severity == "error" for f in findings)
         all_ok &= ok
         if as_json:
             results.append(
@@ -83,10 +89,13 @@ def validate(
                     "id": loaded.ruleset.id if loaded.ruleset else None,
                     "valid": ok,
                     "problems": [p.to_json() for p in loaded.problems],
+                    **({"findings": [f.to_json() for f in findings]} if semantic else {}),
                 }
             )
             continue
         _report(loaded.problems)
+        for finding in findings:
+            click.echo(finding.format(), err=True)
         errors = sum(p.is_error for p in loaded.problems)
         warnings = len(loaded.problems) - errors
         status = "ok" if ok else "invalid"
@@ -95,6 +104,13 @@ def validate(
     if as_json:
         click.echo(json.dumps({"valid": all_ok, "rulesets": results}, ensure_ascii=False, indent=2))
     sys.exit(0 if all_ok else 1)
+
+
+def _semantic(target: str, settings: Iterable[str], preset: str | None) -> list[Any]:
+    """The findings of ``mjrules check`` (the checker sits above settlement: loaded late)."""
+    from interpreter.check import check
+
+    return check(target, tuple(settings), preset).findings
 
 
 def _safely(target: str, settings: Iterable[str], preset: str | None) -> Loaded:
@@ -153,8 +169,19 @@ def schema(markdown: bool, output: str | None) -> None:
     help="Show only what the ruleset changes compared with PARENT (an id or path); with "
     "--json, as a list of changes.",
 )
+@click.option(
+    "--payments",
+    is_flag=True,
+    help="Show the payment table instead: what each seat wins or loses, per role, for a few "
+    "hands (settled as play settles them).",
+)
 def explain(
-    ruleset: str, settings: tuple[str, ...], preset: str | None, as_json: bool, parent: str | None
+    ruleset: str,
+    settings: tuple[str, ...],
+    preset: str | None,
+    as_json: bool,
+    parent: str | None,
+    payments: bool,
 ) -> None:
     """Show a ruleset as readable rules text, with the source of each rule.
 
@@ -162,6 +189,7 @@ def explain(
     Examples:
       mjrules explain REGION/VERSION --set birds=4
       mjrules explain my-house.yaml --diff REGION/VERSION
+      mjrules explain REGION/VERSION --payments
     """
     from dsl.explain import diff_json, explain_diff
     from dsl.explain import explain as render
@@ -173,7 +201,9 @@ def explain(
     except RulesetError as exc:
         _report(exc.problems)
         sys.exit(1)
-    if base is not None and as_json:
+    if payments:
+        _payments(loaded, as_json)
+    elif base is not None and as_json:
         click.echo(json.dumps(diff_json(loaded, base), ensure_ascii=False, indent=2))
     elif base is not None:
         click.echo(explain_diff(loaded, base), nl=False)
@@ -181,6 +211,23 @@ def explain(
         click.echo(json.dumps(_plain(loaded.data), ensure_ascii=False, indent=2))
     else:
         click.echo(render(loaded), nl=False)
+
+
+def _payments(loaded: Any, as_json: bool) -> None:
+    """The payment table (the checker settles it: loaded late, as it sits above settlement)."""
+    from interpreter.check import payment_table
+    from interpreter.check.payments import table_text
+
+    if loaded.get("ruleset.abstract"):
+        click.echo(
+            f"{loaded.id} is abstract: it leaves payments to the rulesets extending it", err=True
+        )
+        sys.exit(1)
+    rows = payment_table(loaded)
+    if as_json:
+        click.echo(json.dumps([r.to_json() for r in rows], ensure_ascii=False, indent=2))
+    else:
+        click.echo(table_text(rows, int(loaded.get("players.count") or 4)), nl=False)
 
 
 def _plain(value: Any) -> Any:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from dsl.commands import COMMANDS, ruleset_options
+from interpreter.check_cli import COMMANDS as CHECK_COMMANDS
 from interpreter.tiles import STANDARD, TileError
 
 if TYPE_CHECKING:  # loaded only by the commands that need it, to keep --help quick
@@ -758,7 +759,7 @@ def sweep(
             f"{games:,} hands per setting, seed {seed}, bots {agents}")  # fmt: skip
 
 
-for ruleset_command in COMMANDS:  # validate, schema, explain
+for ruleset_command in (*COMMANDS, *CHECK_COMMANDS):  # validate, schema, explain; check, diff
     cli.add_command(ruleset_command)
 
 

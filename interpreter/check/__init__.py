@@ -1,0 +1,242 @@
+"""``mjrules check``: semantic findings about a ruleset, under every option value and preset.
+
+The checker sits above the hand core and settlement: it builds hands (``samples``), asks the
+ruleset what they are worth (``hands``), settles every role combination (``payments``) and
+reads the rules themselves (``static``).  A ruleset is checked under its defaults, each
+preset, and each value of each option with the others at their defaults; a finding seen
+under several settings is reported once, with the first that showed it.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from dsl.ruleset import Ruleset, check_ruleset
+from interpreter.check.findings import (
+    ERROR,
+    INFO,
+    WARNING,
+    Finding,
+    acceptances,
+    apply_acceptances,
+    merge,
+)
+from interpreter.check.hands import Tried, entries, reach_findings, try_hand, value_findings
+from interpreter.check.payments import Row, representatives, settle_all
+from interpreter.check.samples import deals, winning_hands
+from interpreter.check.static import expressions, static_findings
+
+HANDS = 700
+"""Winning hands built under the given settings (the bound of the reachability check)..."""
+OTHER_HANDS = 300
+"""... and under each other setting, where most hands repeat what the defaults showed."""
+DEALS = 600
+"""Opening deals sampled per option setting."""
+
+
+@dataclass
+class Report:
+    ruleset: str
+    findings: list[Finding]
+    settings: int
+    """How many option settings were checked."""
+    seconds: float
+    hands: int = HANDS
+
+    @property
+    def errors(self) -> int:
+        return sum(f.severity == ERROR for f in self.findings)
+
+    @property
+    def warnings(self) -> int:
+        return sum(f.severity == WARNING for f in self.findings)
+
+    @property
+    def clean(self) -> bool:
+        return not self.errors and not self.warnings
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "ruleset": self.ruleset,
+            "clean": self.clean,
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "settings_checked": self.settings,
+            "hands_per_setting": self.hands,
+            "seconds": round(self.seconds, 2),
+            "findings": [f.to_json() for f in self.findings],
+        }
+
+
+def settings_of(ruleset: Ruleset) -> Iterator[tuple[tuple[str, ...], str | None]]:
+    """The settings to check: the given ones, each preset, each other option value."""
+    yield (), None
+    for name in ruleset.presets:
+        yield (), name
+    for name, option in ruleset.options.items():
+        for value in option.possible_values():
+            if value != option.value:
+                shown = str(value).lower() if isinstance(value, bool) else str(value)
+                yield (f"{name}={shown}",), None
+
+
+HAND_SECTIONS = (
+    "hands",
+    "modifiers",
+    "scoring",
+    "claims",
+    "tiles",
+    "players",
+    "restrictions",
+    "opening_hands",
+)
+"""What sampled hands and their values depend on; payments also read the sections below."""
+PAY_SECTIONS = (*HAND_SECTIONS, "payment", "birds", "kong_payments", "settlement")
+
+
+def reads(ruleset: Ruleset, option: str, sections: Sequence[str]) -> bool:
+    """Whether a rule of ``sections`` reads ``option`` (in an expression or a literal field)."""
+    word = re.compile(rf"\boption\.{re.escape(option)}\b")
+    if any(path[0] in sections for path, name in ruleset.option_refs.items() if name == option):
+        return True
+    return any(path[0] in sections and word.search(e.text) for path, e in expressions(ruleset.data))
+
+
+def check(
+    ref: str,
+    settings: Sequence[str] = (),
+    preset: str | None = None,
+    hands: tuple[int, int] = (HANDS, OTHER_HANDS),
+) -> Report:
+    """Every finding about ``ref`` (an id or a path).  A setting whose options no hand or
+    payment rule reads has only its static checks run: the rest would repeat the defaults'.
+    An entry is unreachable when no setting that enables it reaches it.  ``hands``: how
+    many hands to build under the given settings and under each other one."""
+    start = time.perf_counter()
+    first = check_ruleset(ref, settings=settings, preset=preset)
+    if first.ruleset is None:
+        return Report(ref, merge(_from_load(first.problems, ())), 1, time.perf_counter() - start)
+    base = first.ruleset
+    found: list[Finding] = _from_load(first.problems, ())
+    unreached: dict[tuple[str, ...], list[Finding]] = {}
+    enabled: Counter[tuple[str, ...]] = Counter()
+    count = 0
+    paid: Sequence[Tried] = ()
+    reached: set[str] = set()
+    searched: set[tuple[Any, ...]] = set()
+    for extra, named in settings_of(base):
+        shown = (*settings, *extra) + ((f"preset {named}",) if named else ())
+        loaded = check_ruleset(ref, settings=(*settings, *extra), preset=named or preset)
+        count += 1
+        if loaded.ruleset is None:
+            found += _from_load(loaded.problems, shown)
+            continue
+        rules = loaded.ruleset
+        changed = [k for k, v in rules.option_values.items() if v != base.option_values[k]]
+        parts = {
+            part
+            for part, sections in (("hands", HAND_SECTIONS), ("payments", PAY_SECTIONS))
+            if not changed or any(reads(base, o, sections) for o in changed)
+        }
+        if "hands" in parts:
+            enabled.update(reachable_entries(rules))
+        if not parts:
+            found += [_at(f, shown) for f in static_findings(rules)]
+            continue
+        made, chosen = findings(
+            rules, parts, paid, hands[1] if changed else hands[0], reached, searched
+        )
+        paid = paid or chosen  # the defaults' hands, paid again under other settings
+        for f in made:
+            if f.kind == "reachability":
+                unreached.setdefault(f.path, []).append(_at(f, shown))
+            else:
+                found.append(_at(f, shown))
+    for path, seen in unreached.items():
+        if len(seen) == enabled[path]:  # reached under no setting that has it
+            found += seen
+    accepted = acceptances(base.data)
+    seconds = time.perf_counter() - start
+    return Report(base.id, merge(apply_acceptances(found, accepted)), count, seconds, hands[0])
+
+
+def reachable_entries(ruleset: Ruleset) -> list[tuple[str, ...]]:
+    """The entries the reachability check asks about under this setting."""
+    paths = [(section, name) for section, name, _ in entries(ruleset)]
+    opening = ruleset.get("opening_hands") or {}
+    if opening.get("allowed"):
+        paths += [
+            ("opening_hands", "hands", n)
+            for n, spec in (opening.get("hands") or {}).items()
+            if spec and spec.get("enabled", True)
+        ]
+    return paths
+
+
+def payment_table(ruleset: Ruleset, hands: int = 4) -> list[Row]:
+    """What each seat wins or loses for a few hands in every role (``explain --payments``):
+    the cheapest hand of some hand types and the dearest hand sampled."""
+    tried = tried_hands(ruleset, [], HANDS)
+    return settle_all(ruleset, representatives(tried, ruleset, limit=hands), table=True)[0]
+
+
+def tried_hands(ruleset: Ruleset, errors: list[Finding], count: int = HANDS) -> list[Tried]:
+    return [try_hand(ruleset, s, w, errors) for s, w in winning_hands(ruleset, count)]
+
+
+def findings(
+    ruleset: Ruleset,
+    parts: Iterable[str] = ("hands", "payments"),
+    paid: Sequence[Tried] = (),
+    hands: int = HANDS,
+    reached: set[str] | None = None,
+    searched: set[tuple[Any, ...]] | None = None,
+) -> tuple[list[Finding], list[Tried]]:
+    """The findings of one loaded ruleset under its current option values: static always,
+    hand checks (values, reachability) and payments as ``parts`` asks; and the hands paid.
+    Without the hand checks, the hands ``paid`` under another setting are paid again."""
+    found = static_findings(ruleset)
+    reached = set() if reached is None else reached
+    searched = set() if searched is None else searched
+    errors: list[Finding] = []
+    if "hands" in parts or not paid:
+        tried = tried_hands(ruleset, errors, hands)
+        paid = representatives(tried, ruleset)
+    else:
+        again = (replace(t.situation, options=ruleset.option_values) for t in paid)
+        paid = [try_hand(ruleset, s, t.win, errors) for s, t in zip(again, paid, strict=True)]
+    if "hands" in parts:
+        found += value_findings(ruleset, tried, errors)
+        found += reach_findings(ruleset, tried, deals(ruleset, DEALS), errors, reached, searched)
+    if "payments" in parts and not ruleset.get("ruleset.abstract"):  # a base leaves them out
+        found += settle_all(ruleset, paid)[1]
+    return found + errors, paid
+
+
+def _at(finding: Finding, settings: tuple[str, ...]) -> Finding:
+    return replace(finding, settings=settings)
+
+
+def _from_load(problems: Iterable[object], settings: tuple[str, ...]) -> list[Finding]:
+    out = []
+    for p in problems:
+        kind = "shape" if "no winning shape" in p.message else "load"  # type: ignore[attr-defined]
+        severity = ERROR if p.is_error else WARNING  # type: ignore[attr-defined]
+        if kind == "load" and severity == WARNING:
+            continue  # warnings are validate's: check reports what only it can see
+        about = re.match(r"[a-z_]+(?:\.[A-Za-z0-9_]+)+", p.message)
+        path = tuple(about.group().split(".")) if about else ()
+        message, _, witness = (
+            p.message.partition(" a win: ") if kind == "shape" else (p.message, "", "")
+        )
+        message += " a win" if witness else ""
+        out.append(Finding(kind, severity, message, p.location, path, witness, settings))  # type: ignore[attr-defined]
+    return out
+
+
+__all__ = ["ERROR", "INFO", "WARNING", "Finding", "Report", "check"]
