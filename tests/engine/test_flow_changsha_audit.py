@@ -319,10 +319,10 @@ NEEDS_READY = {"changsha/tutorial": False}  # C-17: the tutorial states no such 
 
 @pytest.mark.parametrize("rid", CHANGSHA)
 def test_kaigang_needs_a_ready_hand_and_buzhang_does_not(rid):
-    """F1 91 「当玩家听牌后才能开杠」, F0 53 「听牌后，如果有4张一样的牌就可以选择掷骰子 开杠」, F0
-    111 「即可选择开杠掷骰子（听牌的情况下）」, F0 149 「玩家的牌处于听牌状态（系统判断） 才能掷骰子
-    」, F0 315 2 「开杠要求听牌后才能开杠」, F2 19 C.  Decided for the tutorial (F3 45, no
-    condition): 开杠 is offered to any hand."""
+    """F1 91 「当玩家听牌后才能开杠」, F0 53 「听牌后 … 就可以选择掷骰子开杠」,
+    F0 111 「即可选择开杠掷骰子（听牌的情况下）」, F0 149 「玩家的牌处于听牌状态（系统判断）
+    才能掷骰子」, F0 315 2 「开杠要求听牌后才能开杠」, F2 19 C.  Decided for the tutorial
+    (F3 45, no condition): 开杠 is offered to any hand."""
     for hand, ready in ((READY, True), (NOT_READY, False)):
         game = rigged(ruleset(rid), {0: hand})
         options = kong_options(game, 0)
@@ -400,7 +400,7 @@ CLAIMABLE = {"changsha/tutorial": False}  # F3 45 「如果开出的牌都没人
 @pytest.mark.parametrize("rid", CHANGSHA)
 def test_others_may_claim_an_unused_kaigang_tile_as_the_ruleset_says(rid):
     """F1 92 「开杠打出的2张牌可继续开杠，或让其他三家吃、碰、杠」; the tutorial F3 45 「如果开出的
-    牌 都没人和，也不能碰和吃」.  full2007, basic, points20 and hejs are silent: claimable (C-13,
+    牌都没人和，也不能碰和吃」.  full2007, basic, points20 and hejs are silent: claimable (C-13,
     decided)."""
     game, _ = kaigang(rid, "5s 9s", hands={2: "55s 123m 789m 234p 68p"})
     seen = set()
@@ -527,7 +527,7 @@ def test_a_buzhang_may_take_the_last_tile_and_then_there_is_no_last_tile(rid):
 @pytest.mark.parametrize("rid", ["changsha/full2007", "changsha/qq2014", "changsha/points20"])
 def test_after_kaigang_only_a_newly_drawn_fourth_tile_may_be_konged(rid):
     """F0 319 「已经开杠后，手牌中再有4张相同的牌则不能开杠与补张」 with 例<1> F0 321 「摸到4条后则
-    不能 杠1条 … 摸到7万后可以杠7万」 and 例<2> F0 323 (C-19): a quad held when the 开杠 was made is
+    不能杠1条 … 摸到7万后可以杠7万」 and 例<2> F0 323 (C-19): a quad held when the 开杠 was made is
     frozen, a fourth tile drawn later may be konged; F1 92 「只能开杠和摸牌」, F0 53 「开杠后允许再
     杠」."""
     dealer = "9999p 1111s 23s 777m 5m"  # after the kong: ready on 5m
@@ -555,7 +555,7 @@ ONE_LAST_TILE = [rid for rid in CHANGSHA if rid != "changsha/qq2014"]
 @pytest.mark.parametrize("taker", [0, 3])
 def test_the_last_tile_is_offered_in_turn_shown_and_won_or_robbed(rid, taker):
     """The last tile (F0 45, F0 109 6, F0 343, F2 17 6, F3 47) is offered in turn to every player,
-    ready or not (F0 45–47 「第一个玩家不要，第二个玩家可要」, F0 145, F0 347 3 「没有听牌也可以 要
+    ready or not (F0 45–47 「第一个玩家不要，第二个玩家可要」, F0 145, F0 347 3 「没有听牌也可以要
     海底牌，但不能胡牌」, F3 47).  Its taker wins 海底捞月 (F0 45, F0 345 1, F3 47); one who cannot
     shows it (F0 345 「该牌不能并入手牌，必须亮出」, F0 461) and pays the player who wins on it (F0
     47 「为甲玩家点乙玩家大胡炮」, F0 109 7, F0 345, F2 19 B, F3 47 「海底炮」).  The bird on a 海底
@@ -629,9 +629,9 @@ MISSED = {
 @pytest.mark.parametrize("second", ["5p", "2p"])
 def test_a_passed_win_locks_until_the_players_own_draw_as_the_ruleset_says(rid, second):
     """F0 467 「B打出一张牌，上家A可以胡但没有胡，接着 … 在同一轮之内再打出一张牌，这张牌即使A能够胡
-    牌， 也不准宣布胡牌。但A吃碰杠摸牌后，自动解除」 (full2007 禁胡); F0 147 「在玩家摸牌前禁止炮胡
-    ，摸牌后 一切正常，只对该玩家漏胡的那张牌有效」 (points20 漏胡); F0 75 「过手前不能弃先胡后；当
-    胡前者为 小胡，胡后者为大胡时可以胡牌」 (basic 跟胡); F3 23 「在自己摸牌前就不能再和别人的放炮」
+    牌，也不准宣布胡牌。但A吃碰杠摸牌后，自动解除」 (full2007 禁胡); F0 147 「在玩家摸牌前禁止炮胡
+    ，摸牌后一切正常，只对该玩家漏胡的那张牌有效」 (points20 漏胡); F0 75 「过手前不能弃先胡后；当
+    胡前者为小胡，胡后者为大胡时可以胡牌」 (basic 跟胡); F3 23 「在自己摸牌前就不能再和别人的放炮」
     (tutorial).  qq2014 and hejs are silent: decided, the tutorial's lock for qq2014 and none for
     hejs."""
     game = rigged(
