@@ -5,10 +5,14 @@ F3 = 003_ae78847060e89682.txt."""
 
 from __future__ import annotations
 
+from random import Random
+
 import pytest
 
 from dsl.ruleset import load
 from interpreter.engine import Action, Game
+from interpreter.engine.match import first_dealer
+from interpreter.engine.rules import Rules
 from interpreter.engine.wall import Wall
 from tests.engine.helpers import next_dice, place_stack, rigged, tile, tsumogiri
 
@@ -183,6 +187,20 @@ def test_a_win_beats_a_kong_on_the_same_discard_and_the_discarder_pays(rid):
     assert win["seats"] == [2] and win["from"] == 0 and "robbing_kong" not in win["context"]
     assert not [e for e in game.events if e["type"] == "kong"]
     assert win_payments(game) == {(0, 2)}
+
+
+FIRST_DEALER_IS_SEAT_0 = {"changsha/basic", "changsha/hejs", "changsha/tutorial"}
+
+
+@pytest.mark.parametrize("rid", CHANGSHA)
+def test_the_first_hands_dealer(rid):
+    """The room's creator (F0 7 「以创建者(最先进入房间的玩家)为庄家」), the first in the room
+    (F2 15 A 「按先后入室即先入室人为开始庄家」), the first seated (F3 9 「第一盘，一般首先入座者为
+    庄家」): seat 0.  A random seat (F0 85 A 「第一局由系统随机分配庄家」, F1 81 「网络麻将系统随机
+    分配」) or whoever rolls first (F0 297 1 「第1盘由任一家开骰，开骰者即为第1盘庄家」): random."""
+    rules = Rules(ruleset(rid))
+    seats = {first_dealer(rules, Random(seed)) for seed in range(40)}
+    assert seats == ({0} if rid in FIRST_DEALER_IS_SEAT_0 else {0, 1, 2, 3})
 
 
 # Seat 1 discards the 8s it draws; seats 2 and 3 both wait on it.
