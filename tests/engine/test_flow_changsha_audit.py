@@ -235,6 +235,19 @@ def test_one_discard_may_make_several_winners_and_who_deals_next(rid, winners):
     assert game.is_over() and game.result().next_dealer == expected
 
 
+def test_an_opening_hand_does_not_make_its_holder_the_next_dealer():
+    """F0 9 「如果进入房间的某个玩家在上一局胡牌（起手胡除外），则胡牌玩家成为庄家」 (basic): seat 1
+    holds 缺一色 when the tiles are dealt; seat 2 alone wins later and deals next."""
+    hands = {**SEVERAL, 1: "11m 22m 44p 66p 88p 99m 7p"}
+    game = rigged(ruleset("changsha/basic", "birds=0"), hands, draws="8s")
+    assert 1 in [e["seat"] for e in game.events if e["type"] == "opening"]
+    game.apply(Action("discard", tile("9m")), 0)
+    drive(game, lambda g: g.phase == "claim" and g.round.tile == tile("8s"))
+    game.apply(Action("win", tile("8s")), 2)
+    drive(game, lambda g: False)
+    assert game.result().winners == (2,) and game.result().next_dealer == 2
+
+
 @pytest.mark.parametrize("rid", CHANGSHA)
 def test_a_hand_nobody_wins_ends_after_the_last_tile_roams_and_the_dealer_stays(rid):
     """海底 roams in turn order (F0 45–47, F0 109, F0 145, F0 347, F1 108, F2 17–19 A,
