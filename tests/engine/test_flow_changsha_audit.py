@@ -5,6 +5,7 @@ F3 = 003_ae78847060e89682.txt."""
 
 from __future__ import annotations
 
+from functools import cache
 from random import Random
 
 import pytest
@@ -39,6 +40,7 @@ ROBBED_LAST = {"changsha/full2007": "qianghaidi"}  # the others: haidipao
 READY = "5555m 123p 456p 789s 2s"  # the dealer: a quad, ready on 2s with a 2/5/8 pair
 
 
+@cache
 def ruleset(rid, *settings):
     return load(rid, settings=list(settings))
 
