@@ -15,6 +15,7 @@ from interpreter.engine import Action, Game
 from interpreter.engine.match import first_dealer
 from interpreter.engine.rules import Rules
 from interpreter.engine.wall import Wall
+from interpreter.tiles import STANDARD
 from tests.engine.helpers import next_dice, place_stack, rigged, tile, tsumogiri
 
 PASS = Action("pass")
@@ -686,3 +687,28 @@ def test_a_passed_win_locks_until_the_players_own_draw_as_the_ruleset_says(rid, 
     at_seat_1 = [win for discarder, win in asked if discarder == 1]
     assert any(at_seat_1) == (allowed if second == "5p" else same_allowed)
     assert asked[-1] == (3, True)  # after its own draw the lock is gone: seat 3's 5p
+
+
+@pytest.mark.parametrize("rid", ["changsha/full2007", "changsha/points20"])
+def test_kaigang_dice_beyond_the_stacks(rid):
+    """full2007 F0 311 「如用两粒骰子打出点数之和超出牌墩总数时，允许重新打骰或改用一粒骰子；
+    再次超出时仍可重新打骰，直至总点数小于等于牌墩总数为止」: rolled again.  points20 F0 151
+    「如果投掷骰子出来的数目大于牌局上墩数，则在最后一墩牌上取牌补张」: the last stack counted
+    (the farthest from the tail)."""
+    game = rigged(ruleset(rid), {0: READY})
+    while len(game.wall.stacks_from_tail()) > 4:
+        game.wall.draw_front()  # four stacks left
+    dice = 1 if rid == "changsha/full2007" else 2  # full2007: one die below 12 stacks
+    while sum(next_dice(game, dice)) <= 4:
+        game.rng.randint(1, 6)  # until the first roll overshoots
+    first = next_dice(game, dice)
+    last_stack = game.wall.stacks_from_tail()[-1]
+    w = game.wall
+    left = next(w.tiles[i] for i in (2 * last_stack, 2 * last_stack + 1) if not w.taken[i])
+    game.apply(Action("kong", tile("5m"), "kaigang"), 0)
+    replacement = last_event(game, "replacement")
+    if rid == "changsha/full2007":
+        assert len(replacement["dice"]) == 1 and sum(replacement["dice"]) <= 4
+    else:
+        assert replacement["dice"] == first
+        assert replacement["tiles"] == [STANDARD.name(left)]
