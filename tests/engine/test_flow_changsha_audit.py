@@ -712,3 +712,14 @@ def test_kaigang_dice_beyond_the_stacks(rid):
     else:
         assert replacement["dice"] == first
         assert replacement["tiles"] == [STANDARD.name(left)]
+
+
+def test_tutorial_kaigang_opens_nothing_when_the_tiles_run_short():
+    """F3 45 「如果牌数不够，则不开牌，继续打牌」 (tutorial): with one tile left, 开杠 opens nothing
+    and play goes on (the last tile is offered to the next player)."""
+    game = rigged(ruleset("changsha/tutorial"), {2: "555s 123m 678m 46p 7s 9s"}, last="5s 7p")
+    tsumogiri(game, lambda g: g.phase == "turn" and g.wall.drawable == 1)
+    assert game.to_move() == 2 and (tile("5s"), "kaigang") in kong_options(game, 2)
+    game.apply(Action("kong", tile("5s"), "kaigang"), 2)
+    assert last_event(game, "replacement")["tiles"] == [] and game.wall.drawable == 1
+    assert game.phase == "last_offer" and game.to_move() == 3
