@@ -723,3 +723,13 @@ def test_tutorial_kaigang_opens_nothing_when_the_tiles_run_short():
     game.apply(Action("kong", tile("5s"), "kaigang"), 2)
     assert last_event(game, "replacement")["tiles"] == [] and game.wall.drawable == 1
     assert game.phase == "last_offer" and game.to_move() == 3
+
+
+def test_a_win_with_only_the_last_two_tiles_left_takes_them_as_birds():
+    """F1 127 「如果胡牌时，牌墙上只剩两张海底牌，则这两张牌即为2个鸟牌」 (qq2014): seat 3 wins
+    on the discard made just before the 海底."""
+    game = rigged(ruleset("changsha/qq2014"), {3: "123m 456m 789m 234p 8s"}, last="8s 3s 6p")
+    tsumogiri(game, lambda g: g.phase == "claim" and g.wall.drawable == 2)
+    assert game.round.tile == tile("8s")
+    game.apply(Action("win", tile("8s")), 3)
+    assert last_event(game, "bird")["tiles"] == ["3s", "6p"]
