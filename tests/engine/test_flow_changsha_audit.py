@@ -733,3 +733,30 @@ def test_a_win_with_only_the_last_two_tiles_left_takes_them_as_birds():
     assert game.round.tile == tile("8s")
     game.apply(Action("win", tile("8s")), 3)
     assert last_event(game, "bird")["tiles"] == ["3s", "6p"]
+
+
+# --- decisions ------------------------------------------------------------------------------
+
+
+def test_a_fourth_tile_drawn_mid_hand_is_only_konged():
+    """F1 129 「中途四喜。如果中途自摸4张相同 … 玩家可选择是否算中途四喜 … 打一次骰，按起手胡的
+    规则获得喜钱。然后再决定是开杠还是补张」 (qq2014): decided, not played — the fourth tile may
+    be konged or discarded, nothing is declared or paid."""
+    game = rigged(ruleset("changsha/qq2014"), {1: "555m 123p 46p 789s 11s"}, draws="5m")
+    game.apply(Action("discard", game.drawn), 0)
+    drive(game, lambda g: g.phase == "turn" and g.to_move() == 1)
+    assert game.drawn == tile("5m")
+    kinds = {a.kind for a in game.legal_actions(1)}
+    assert kinds == {"kong", "discard"}
+    paid_before = len([e for e in game.events if e["type"] == "payment"])
+    game.apply(Action("kong", tile("5m"), "buzhang"), 1)
+    assert len([e for e in game.events if e["type"] == "payment"]) == paid_before
+
+
+def test_an_opening_hand_is_named_to_the_others_not_shown():
+    """F1 160–166 (qq2014): 「胡牌时须亮出全手牌」 / 「只须亮出该4张牌即可」 — decided, not shown:
+    the public ``opening`` event names the hands found and the tiles stay hidden."""
+    game = rigged(ruleset("changsha/qq2014"), {1: "1111m 234p 567p 89s 3s"})
+    (event,) = [e for e in game.events if e["type"] == "opening" and e["seat"] == 1]
+    assert [h["id"] for h in event["hands"]] == ["sixi"]
+    assert set(event) == {"type", "seat", "hands", "birds", "dice", "hits", "settle"}
