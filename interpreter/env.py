@@ -86,10 +86,10 @@ class ActionSpace:
 
 
 def observation_size(players: int) -> int:
-    return sum(size for _, size in _layout(players))
+    return sum(size for _, size in layout(players))
 
 
-def _layout(players: int) -> list[tuple[str, int]]:
+def layout(players: int) -> list[tuple[str, int]]:
     """The observation's parts in order with their sizes (documented in docs/ENV.md)."""
     n = players
     return [
@@ -107,7 +107,7 @@ def encode(game: Game, seat: int) -> np.ndarray:
     n = game.n
     order = [(seat + i) % n for i in range(n)]
     parts: dict[str, np.ndarray] = {name: np.zeros(size, np.float32) for name, size in
-                                    _layout(n)}  # fmt: skip
+                                    layout(n)}  # fmt: skip
     np.add.at(parts["hand"], list(obs["hand"]), 1)
     if obs["drawn"] is not None:
         parts["drawn"][obs["drawn"]] = 1

@@ -9,7 +9,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from interpreter.engine.actions import Action
-from interpreter.env import MahjongAEC, MahjongSeat, _layout
+from interpreter.env import MahjongAEC, MahjongSeat, layout
 from interpreter.tiles import STANDARD
 
 RULESETS = ["changsha/qq2014", "sichuan/blog5"]
@@ -90,7 +90,7 @@ def test_the_encoding_of_a_known_position():
     seat = game.to_move()
     obs = env.observe(env.possible_agents[seat])["observation"]
     parts, start = {}, 0
-    for name, size in _layout(game.n):
+    for name, size in layout(game.n):
         parts[name] = obs[start : start + size]
         start += size
     assert start == obs.size
