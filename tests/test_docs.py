@@ -8,9 +8,11 @@ the code on PYTHONPATH.
 - ``python`` blocks run as scripts; ``yaml`` blocks that begin ``# file: NAME`` are written
   to ``rulesets/NAME`` (the tutorial's steps) and must load without a problem; other ``yaml``
   blocks must parse.
-- Scaled down, by one rule: ``--games N`` and ``games=N`` run with at most ``GAMES`` hands,
-  and ``mjrules simulate`` on one worker unless ``--workers`` is given (the rows are the same
-  for any number of workers; starting a pool costs more than these few hands).
+- Scaled down, by one rule: ``--games N`` and ``games=N`` run with at most ``GAMES`` hands (a
+  command that plays hands without ``--games`` is given ``GAMES``),
+  and ``simulate``, ``compare`` and ``sweep`` on one worker unless ``--workers`` is given (the
+  rows are the same for any number of workers; starting a pool costs more than these few
+  hands).
 - A block preceded by ``<!-- not run: REASON -->`` is not run (say why; keep them few).
 - The working folder holds a copy of ``docs/scenarios``, the example files the docs settle.
 """
@@ -89,8 +91,9 @@ def commands(text: str) -> list[tuple[list[str], str | None]]:
             words = shlex.split(part, comments=True)
             if words[:1] == ["mjrules"]:
                 args = shlex.split(scaled(shlex.join(words[1:])))
-                if args[:1] == ["simulate"] and "--workers" not in args:
-                    args += ["--workers", "1"]
+                if args[:1] in (["simulate"], ["compare"], ["sweep"]):
+                    args += [] if "--games" in args else ["--games", str(GAMES)]
+                    args += [] if "--workers" in args else ["--workers", "1"]
                 out.append((args, "" if session else None))
     if expected and out:
         out[-1] = (out[-1][0], "\n".join(expected) + "\n")
