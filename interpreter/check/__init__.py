@@ -235,7 +235,19 @@ def _from_load(problems: Iterable[object], settings: tuple[str, ...]) -> list[Fi
             p.message.partition(" a win: ") if kind == "shape" else (p.message, "", "")
         )
         message += " a win" if witness else ""
-        out.append(Finding(kind, severity, message, p.location, path, witness, settings))  # type: ignore[attr-defined]
+        out.append(
+            Finding(
+                kind,
+                severity,
+                message,
+                p.location,  # type: ignore[attr-defined]
+                path,
+                witness,
+                settings,
+                expected=p.expected,  # type: ignore[attr-defined]
+                suggestion=p.suggestion,  # type: ignore[attr-defined]
+            )
+        )
     return out
 
 

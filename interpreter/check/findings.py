@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from dsl.problems import Location
@@ -33,6 +33,9 @@ class Finding:
     """The option settings under which it shows (empty: the defaults)."""
     because: str = ""
     """The ruleset's own justification, when it accepts this finding (see ``ignored``)."""
+    expected: str = ""
+    suggestion: str = ""
+    """A load problem's hints (what was expected, the name meant), kept as ``validate`` shows them."""
 
     @property
     def key(self) -> tuple[Any, ...]:
@@ -43,6 +46,10 @@ class Finding:
         text = f"{self.location}: {self.severity}: [{self.kind}] {self.message}"
         if self.witness:
             text += f"\n  witness: {self.witness}"
+        if self.expected:
+            text += f"\n  expected: {self.expected}"
+        if self.suggestion:
+            text += f"\n  did you mean '{self.suggestion}'?"
         if self.settings:
             text += f"\n  with: {', '.join(self.settings)}"
         if self.because:
@@ -61,6 +68,8 @@ class Finding:
             "witness": self.witness or None,
             "settings": list(self.settings),
             "accepted_because": self.because or None,
+            "expected": self.expected or None,
+            "suggestion": self.suggestion or None,
         }
 
 
@@ -120,9 +129,5 @@ def apply_acceptances(
             ),
             "",
         )
-        out.append(
-            Finding(f.kind, INFO, f.message, f.location, f.path, f.witness, f.settings, why)
-            if why and f.severity != INFO
-            else f
-        )
+        out.append(replace(f, severity=INFO, because=why) if why and f.severity != INFO else f)
     return out

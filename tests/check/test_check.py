@@ -98,3 +98,15 @@ def test_cli_explain_payments_balances() -> None:
     by_role = {r["role"]: r["deltas"] for r in plain}
     assert by_role["dealer wins, self-drawn"] == [12, -2, -8, -2]
     assert by_role["another wins, self-drawn"] == [-2, 7, -4, -1]
+
+
+def test_load_error_keeps_its_hints() -> None:
+    broken = str(CORPUS / "load_did_you_mean.yaml")
+    [finding] = check(broken).findings
+    assert finding.kind == "load" and "unknown function 'cout'" in finding.message
+    assert finding.suggestion == "count" and "count" in finding.expected
+    assert "did you mean 'count'?" in finding.format()
+    result = run_cli("check", broken, "--json")
+    [report] = json.loads(result.stdout)
+    [shown] = report["findings"]
+    assert shown["suggestion"] == "count" and shown["expected"].startswith("one of all, any")
