@@ -152,9 +152,11 @@ OVERLAP_SAMPLES = 5
 
 
 def overlaps(ruleset: Ruleset, tried: Sequence[Tried]) -> list[Finding]:
-    """Hand types met only together with another that they do not replace, both counted:
-    their values add up.  Often the rule (big hands stack), so this is told, not blamed."""
+    """Hand types met only together with another that they do not replace, both counted.
+    When the ruleset writes how values combine (``scoring.value``), stacking is its rule and
+    this is told (info); when it leaves that to the default sum, it is a warning."""
     hands = ruleset.get("hands") or {}
+    declared = ("scoring", "value") in ruleset.locations
     found = []
     for name in hands:
         seen = [t for t in tried if name in t.met and t.result is not None]
@@ -170,10 +172,11 @@ def overlaps(ruleset: Ruleset, tried: Sequence[Tried]) -> list[Finding]:
                 found.append(
                     Finding(
                         "values",
-                        INFO,
+                        INFO if declared else WARNING,
                         f"hands.{name} came with hands.{other} on every sampled hand it holds "
                         "on, and does not replace it: both count (add `replaces` if it should "
-                        "count alone)",
+                        "count alone"
+                        + (")" if declared else ", or scoring.value if they stack)"),
                         where(ruleset, "hands", name),
                         ("hands", name, "replaces"),
                         f"{len(seen)} sampled hands, e.g. {_shown(seen[0])}",
