@@ -26,7 +26,14 @@ from interpreter.check.findings import (
     apply_acceptances,
     merge,
 )
-from interpreter.check.hands import Tried, entries, reach_findings, try_hand, value_findings
+from interpreter.check.hands import (
+    Tried,
+    always_true,
+    entries,
+    reach_findings,
+    try_hand,
+    value_findings,
+)
 from interpreter.check.payments import Row, representatives, settle_all
 from interpreter.check.samples import deals, winning_hands
 from interpreter.check.static import expressions, static_findings
@@ -211,7 +218,7 @@ def findings(
         again = (replace(t.situation, options=ruleset.option_values) for t in paid)
         paid = [try_hand(ruleset, s, t.win, errors) for s, t in zip(again, paid, strict=True)]
     if "hands" in parts:
-        found += value_findings(ruleset, tried, errors)
+        found += value_findings(ruleset, tried, errors) + always_true(ruleset, tried)
         found += reach_findings(ruleset, tried, deals(ruleset, DEALS), errors, reached, searched)
     if "payments" in parts and not ruleset.get("ruleset.abstract"):  # a base leaves them out
         found += settle_all(ruleset, paid)[1]

@@ -35,7 +35,7 @@ class Finding:
     """The ruleset's own justification, when it accepts this finding (see ``ignored``)."""
     expected: str = ""
     suggestion: str = ""
-    """A load problem's hints (what was expected, the name meant), kept as ``validate`` shows them."""
+    """A load problem's hints (what was expected, the name meant), as ``validate`` shows."""
 
     @property
     def key(self) -> tuple[Any, ...]:

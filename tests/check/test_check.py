@@ -110,3 +110,24 @@ def test_load_error_keeps_its_hints() -> None:
     [report] = json.loads(result.stdout)
     [shown] = report["findings"]
     assert shown["suggestion"] == "count" and shown["expected"].startswith("one of all, any")
+
+
+@pytest.mark.parametrize(
+    ("name", "about", "kind"),
+    [
+        ("static_always_false", "hands.tianhu", "static"),
+        ("reach_always_false_sampled", "hands.wugang", "reachability"),
+    ],
+)
+def test_always_false_is_one_finding(name: str, about: str, kind: str) -> None:
+    report = check(str(CORPUS / f"{name}.yaml"), hands=SMALL)
+    [hit] = [f for f in report.findings if ".".join(f.path).startswith(about)]
+    assert (hit.kind, hit.severity) == (kind, "warning")
+
+
+def test_always_true_states_its_sample() -> None:
+    report = check(str(CORPUS / "static_always_true_sampled.yaml"), hands=SMALL)
+    [hit] = [f for f in report.findings if f.path == ("modifiers", "menqing", "when")]
+    assert "always true" in hit.message
+    assert hit.witness.startswith("all ") and "winning hands built" in hit.witness
+    assert int(hit.witness.split()[1]) >= 50  # the bound below which nothing is said
