@@ -101,15 +101,18 @@ def acceptances(data: Mapping[str, Any]) -> dict[tuple[str, ...], dict[str, str]
     found: dict[tuple[str, ...], dict[str, str]] = {}
 
     def walk(value: Any, path: tuple[str, ...]) -> None:
-        if not isinstance(value, Mapping):
+        if not isinstance(value, Mapping):  # an option keeps its note as an attribute
+            accept(getattr(value, "note", None), path)
             return
-        note = value.get("note")
-        if isinstance(note, str):
-            for kind, why in _ACCEPT.findall(note):
-                found.setdefault(path, {})[kind] = " ".join(why.split())
+        accept(value.get("note"), path)
         for key, item in value.items():
             if key not in ("note", "source"):
                 walk(item, (*path, str(key)))
+
+    def accept(note: Any, path: tuple[str, ...]) -> None:
+        if isinstance(note, str):
+            for kind, why in _ACCEPT.findall(note):
+                found.setdefault(path, {})[kind] = " ".join(why.split())
 
     walk(data, ())
     return found
