@@ -131,3 +131,11 @@ def test_always_true_states_its_sample() -> None:
     assert "always true" in hit.message
     assert hit.witness.startswith("all ") and "winning hands built" in hit.witness
     assert int(hit.witness.split()[1]) >= 50  # the bound below which nothing is said
+
+
+def test_overlap_is_info_once_the_ruleset_says_values_stack(tmp_path: Path) -> None:
+    stacked = tmp_path / "stacked.yaml"
+    broken = (CORPUS / "values_overlap_no_combine_rule.yaml").read_text(encoding="utf-8")
+    stacked.write_text(broken + "scoring:\n  value: sum(hands, value)\n", encoding="utf-8")
+    [hit] = [f for f in check(str(stacked), hands=SMALL).findings if "haohuaqidui" in f.message]
+    assert hit.severity == "info" and hit.path == ("hands", "haohuaqidui", "replaces")
