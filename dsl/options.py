@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from dsl.problems import Location, Problems, nearest, remember_source
@@ -36,6 +36,8 @@ class Option:
     title: Mapping[str, str] | None = None
     doc: str = ""
     source: tuple[str, ...] = ()
+    note: str = ""
+    """Free text, as on any entry (``mjrules check`` reads its acceptances there)."""
 
     def possible_values(self) -> tuple[Any, ...]:
         if self.allowed:
@@ -134,6 +136,7 @@ def declare(node: Node | None, ctx: Context) -> dict[str, Option]:
             spec.get("name"),
             spec.get("doc") or "",
             spec.get("source") or (),
+            spec.get("note") or "",
         )
         default_node = where.value.get("default", where)
         if default is not None and not option.fits(default):
@@ -232,16 +235,7 @@ def apply(
 
 
 def _with_value(option: Option, value: Any) -> Option:
-    return Option(
-        option.name,
-        option.type,
-        option.default,
-        option.allowed,
-        value,
-        option.title,
-        option.doc,
-        option.source,
-    )
+    return replace(option, value=value)
 
 
 def parse_setting(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from dsl.problems import Location
@@ -33,6 +33,9 @@ class Finding:
     """The option settings under which it shows (empty: the defaults)."""
     because: str = ""
     """The ruleset's own justification, when it accepts this finding (see ``ignored``)."""
+    expected: str = ""
+    suggestion: str = ""
+    """A load problem's hints (what was expected, the name meant), as ``validate`` shows."""
 
     @property
     def key(self) -> tuple[Any, ...]:
@@ -43,6 +46,10 @@ class Finding:
         text = f"{self.location}: {self.severity}: [{self.kind}] {self.message}"
         if self.witness:
             text += f"\n  witness: {self.witness}"
+        if self.expected:
+            text += f"\n  expected: {self.expected}"
+        if self.suggestion:
+            text += f"\n  did you mean '{self.suggestion}'?"
         if self.settings:
             text += f"\n  with: {', '.join(self.settings)}"
         if self.because:
@@ -61,6 +68,8 @@ class Finding:
             "witness": self.witness or None,
             "settings": list(self.settings),
             "accepted_because": self.because or None,
+            "expected": self.expected or None,
+            "suggestion": self.suggestion or None,
         }
 
 
@@ -92,15 +101,18 @@ def acceptances(data: Mapping[str, Any]) -> dict[tuple[str, ...], dict[str, str]
     found: dict[tuple[str, ...], dict[str, str]] = {}
 
     def walk(value: Any, path: tuple[str, ...]) -> None:
-        if not isinstance(value, Mapping):
+        if not isinstance(value, Mapping):  # an option keeps its note as an attribute
+            accept(getattr(value, "note", None), path)
             return
-        note = value.get("note")
-        if isinstance(note, str):
-            for kind, why in _ACCEPT.findall(note):
-                found.setdefault(path, {})[kind] = " ".join(why.split())
+        accept(value.get("note"), path)
         for key, item in value.items():
             if key not in ("note", "source"):
                 walk(item, (*path, str(key)))
+
+    def accept(note: Any, path: tuple[str, ...]) -> None:
+        if isinstance(note, str):
+            for kind, why in _ACCEPT.findall(note):
+                found.setdefault(path, {})[kind] = " ".join(why.split())
 
     walk(data, ())
     return found
@@ -120,9 +132,5 @@ def apply_acceptances(
             ),
             "",
         )
-        out.append(
-            Finding(f.kind, INFO, f.message, f.location, f.path, f.witness, f.settings, why)
-            if why and f.severity != INFO
-            else f
-        )
+        out.append(replace(f, severity=INFO, because=why) if why and f.severity != INFO else f)
     return out

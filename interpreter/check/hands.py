@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from dsl import syntax
 from dsl.errors import EvaluationError
 from dsl.problems import Location
 from dsl.ruleset import Frozen, Ruleset
@@ -152,9 +153,11 @@ OVERLAP_SAMPLES = 5
 
 
 def overlaps(ruleset: Ruleset, tried: Sequence[Tried]) -> list[Finding]:
-    """Hand types met only together with another that they do not replace, both counted:
-    their values add up.  Often the rule (big hands stack), so this is told, not blamed."""
+    """Hand types met only together with another that they do not replace, both counted.
+    When the ruleset writes how values combine (``scoring.value``), stacking is its rule and
+    this is told (info); when it leaves that to the default sum, it is a warning."""
     hands = ruleset.get("hands") or {}
+    declared = ("scoring", "value") in ruleset.locations
     found = []
     for name in hands:
         seen = [t for t in tried if name in t.met and t.result is not None]
@@ -170,15 +173,54 @@ def overlaps(ruleset: Ruleset, tried: Sequence[Tried]) -> list[Finding]:
                 found.append(
                     Finding(
                         "values",
-                        INFO,
+                        INFO if declared else WARNING,
                         f"hands.{name} came with hands.{other} on every sampled hand it holds "
                         "on, and does not replace it: both count (add `replaces` if it should "
-                        "count alone)",
+                        "count alone" + (")" if declared else ", or scoring.value if they stack)"),
                         where(ruleset, "hands", name),
                         ("hands", name, "replaces"),
                         f"{len(seen)} sampled hands, e.g. {_shown(seen[0])}",
                     )
                 )
+    return found
+
+
+ALWAYS_SAMPLES = 50
+"""Winning hands an entry must be tried on before its condition is called always true."""
+
+
+def always_true(ruleset: Ruleset, tried: Sequence[Tried]) -> list[Finding]:
+    """Hand types and modifiers whose condition held on every sampled winning hand.  Judged
+    over wins only: every win has a shape, so ``standard()`` alone is not constant unless the
+    ruleset has no other.  A hand type that is on some win the only one met makes those hands
+    wins: the ruleset's base hand (平胡 as it defines wins), told as info; any other entry met
+    everywhere, such as a one-suit hand that every hand meets, is a warning.  (A condition
+    false everywhere is the reachability finding.)"""
+    wins = [t for t in tried if t.result is not None]
+    if len(wins) < ALWAYS_SAMPLES:
+        return []
+    hands = set(ruleset.get("hands") or {})
+    found = []
+    for section, name, spec in entries(ruleset):
+        if isinstance(spec["when"].ast, syntax.Literal) or not all(name in t.met for t in wins):
+            continue  # a constant written out is the static check's
+        base = section == "hands" and any(t.met & hands == {name} for t in wins)
+        found.append(
+            Finding(
+                "static",
+                INFO if base else WARNING,
+                f"{section}.{name} holds on every sampled winning hand: "
+                + (
+                    "the base hand, which alone makes some of them wins"
+                    if base
+                    else "its condition looks always true"
+                ),
+                where(ruleset, section, name, "when"),
+                (section, name, "when"),
+                f"all {len(wins)} winning hands built under the tile set and the claims allowed, "
+                f"e.g. {_shown(wins[0])}",
+            )
+        )
     return found
 
 
@@ -201,7 +243,11 @@ def reach_findings(
     the same claims and values of the options it reads (``searched``).  Both grow."""
     tried = list(tried)
     met = {name for t in tried for name in t.met} | reached
-    missed = [(s, n, spec) for s, n, spec in entries(ruleset) if n not in met]
+    missed = [
+        (s, n, spec)
+        for s, n, spec in entries(ruleset)
+        if n not in met and not isinstance(spec["when"].ast, syntax.Literal)  # static's
+    ]
     claims = tuple(sorted(claims_allowed(ruleset).items()))
     keys = {
         name: (
@@ -243,23 +289,30 @@ def reach_findings(
     opening = ruleset.get("opening_hands") or {}
     if opening.get("allowed"):
         deals = list(deals)
-        seen: set[str] = set()
         for name, spec in (opening.get("hands") or {}).items():
             if not spec or not spec.get("enabled", True):
                 continue
-            for deal in deals:
-                if _holds(ruleset, ("opening_hands", "hands", name), spec["when"], deal, errors):
-                    seen.add(name)
+            path = ("opening_hands", "hands", name)
+            seen = set()
+            for deal in deals:  # until it has held on one deal and failed on another
+                seen.add(_holds(ruleset, path, spec["when"], deal, errors))
+                if len(seen) == 2:
                     break
-            else:
+            if len(seen) == 1:
+                held = seen == {True}
                 found.append(
                     Finding(
-                        "reachability",
+                        "static" if held else "reachability",
                         WARNING,
-                        f"opening_hands.hands.{name} holds on no sampled deal",
-                        where(ruleset, "opening_hands", "hands", name),
-                        ("opening_hands", "hands", name),
-                        f"none of {len(deals)} deals of 13 or 14 tiles",
+                        f"opening_hands.hands.{name} holds on "
+                        + (
+                            "every sampled deal: its condition looks always true"
+                            if held
+                            else "no sampled deal"
+                        ),
+                        where(ruleset, *path),
+                        path,
+                        f"{'all' if held else 'none'} of {len(deals)} deals of 13 or 14 tiles",
                     )
                 )
     return found

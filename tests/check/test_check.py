@@ -98,3 +98,44 @@ def test_cli_explain_payments_balances() -> None:
     by_role = {r["role"]: r["deltas"] for r in plain}
     assert by_role["dealer wins, self-drawn"] == [12, -2, -8, -2]
     assert by_role["another wins, self-drawn"] == [-2, 7, -4, -1]
+
+
+def test_load_error_keeps_its_hints() -> None:
+    broken = str(CORPUS / "load_did_you_mean.yaml")
+    [finding] = check(broken).findings
+    assert finding.kind == "load" and "unknown function 'cout'" in finding.message
+    assert finding.suggestion == "count" and "count" in finding.expected
+    assert "did you mean 'count'?" in finding.format()
+    result = run_cli("check", broken, "--json")
+    [report] = json.loads(result.stdout)
+    [shown] = report["findings"]
+    assert shown["suggestion"] == "count" and shown["expected"].startswith("one of all, any")
+
+
+@pytest.mark.parametrize(
+    ("name", "about", "kind"),
+    [
+        ("static_always_false", "hands.tianhu", "static"),
+        ("reach_always_false_sampled", "hands.wugang", "reachability"),
+    ],
+)
+def test_always_false_is_one_finding(name: str, about: str, kind: str) -> None:
+    report = check(str(CORPUS / f"{name}.yaml"), hands=SMALL)
+    [hit] = [f for f in report.findings if ".".join(f.path).startswith(about)]
+    assert (hit.kind, hit.severity) == (kind, "warning")
+
+
+def test_always_true_states_its_sample() -> None:
+    report = check(str(CORPUS / "static_always_true_sampled.yaml"), hands=SMALL)
+    [hit] = [f for f in report.findings if f.path == ("modifiers", "menqing", "when")]
+    assert "always true" in hit.message
+    assert hit.witness.startswith("all ") and "winning hands built" in hit.witness
+    assert int(hit.witness.split()[1]) >= 50  # the bound below which nothing is said
+
+
+def test_overlap_is_info_once_the_ruleset_says_values_stack(tmp_path: Path) -> None:
+    stacked = tmp_path / "stacked.yaml"
+    broken = (CORPUS / "values_overlap_no_combine_rule.yaml").read_text(encoding="utf-8")
+    stacked.write_text(broken + "scoring:\n  value: sum(hands, value)\n", encoding="utf-8")
+    [hit] = [f for f in check(str(stacked), hands=SMALL).findings if "haohuaqidui" in f.message]
+    assert hit.severity == "info" and hit.path == ("hands", "haohuaqidui", "replaces")
