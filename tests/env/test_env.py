@@ -131,3 +131,9 @@ def test_the_seat_wrapper_plays_whole_hands_against_bots():
             _observation, reward, over, _truncated, info = env.step(int(legal[0]))
             total += reward
         assert total == env.aec.game.deltas[2]
+
+
+def test_an_abstract_ruleset_is_refused_with_a_message():
+    """A base ruleset leaves payments to those extending it: no game can be settled on it."""
+    with pytest.raises(ValueError, match="abstract"):
+        MahjongAEC("changsha/base")
