@@ -26,7 +26,7 @@ from typing import Any
 from dsl.ruleset import Ruleset
 from dsl.situation import Situation
 from interpreter import prefilter, shapes
-from interpreter.settle import Payment, ruleset_memo
+from interpreter.settle import Payment, display_name, ruleset_memo
 from interpreter.tiles import STANDARD, Tile
 
 
@@ -80,7 +80,7 @@ def find_opening(
                 OpeningHand(
                     seat,
                     hand_id,
-                    _display_name(spec.get("name"), hand_id),
+                    display_name(spec.get("name"), hand_id),
                     _int(spec.get("value", 1), situation),
                 )
             )
@@ -197,9 +197,3 @@ def settle_opening(
 
 def _int(value: Any, situation: Situation) -> int:
     return int(value(situation)) if callable(value) else int(value)
-
-
-def _display_name(name: Any, fallback: str) -> str:
-    if isinstance(name, Mapping):
-        return str(name.get("zh") or name.get("en") or fallback)
-    return str(name) if name else fallback

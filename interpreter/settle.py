@@ -178,7 +178,7 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
                     continue  # its cheap necessary condition fails
                 if spec["when"](situation):
                     found[hand_id] = (
-                        _display_name(spec.get("name"), hand_id),
+                        display_name(spec.get("name"), hand_id),
                         spec.get("class") or default_class,
                         spec["value"],
                     )
@@ -286,7 +286,9 @@ def _table(scenario: Scenario, options: Mapping[str, Any], **seats: Any) -> Situ
     )
 
 
-def _display_name(name: Any, fallback: str) -> str:
+def display_name(name: Any, fallback: str) -> str:
+    """A rule's name as players read it: the Chinese of a ``{zh:, en:}`` map, else its text,
+    else ``fallback`` (the rule's id)."""
     if isinstance(name, Mapping):
         return str(name.get("zh") or name.get("en") or fallback)
     return str(name) if name else fallback
@@ -384,7 +386,7 @@ def _kong_payments(ruleset: Ruleset, scenario: Scenario, kong: Kong) -> list[Pay
         amount = int(spec["amount"](situation))
         for payer in sorted(set(spec["payers"](situation)) - {kong.seat}):
             if amount:
-                label = _display_name(spec.get("name"), name)
+                label = display_name(spec.get("name"), name)
                 made.append(Payment(payer, kong.seat, amount, (f"{label} ({kong.kind} kong)",)))
     return made
 

@@ -104,10 +104,10 @@ def provenance_columns(about: Mapping[str, str]) -> dict[str, Any]:
 def hand_names(ruleset: Ruleset) -> dict[str, str]:
     """Hand type and modifier id → the name players use (Chinese, else English, else the id),
     as settlement names them."""
-    from interpreter.settle import _display_name
+    from interpreter.settle import display_name
 
     return {
-        id_: _display_name(spec.get("name"), id_)
+        id_: display_name(spec.get("name"), id_)
         for section in ("hands", "modifiers")
         for id_, spec in (ruleset.get(section) or {}).items()
     }

@@ -12,7 +12,7 @@ flattens values.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -24,7 +24,7 @@ from interpreter.check.findings import ERROR, WARNING, Finding
 from interpreter.check.hands import Tried, where
 from interpreter.check.samples import NOWHERE
 from interpreter.scenario import Kong, Scenario, Unfinished, Win
-from interpreter.settle import Payment, Settlement, SettlementError, settle
+from interpreter.settle import Payment, Settlement, SettlementError, display_name, settle
 from interpreter.tiles import RANKS, STANDARD
 
 NEGATIVE = re.compile(r"'(base|dealer bonus|self-draw bonus|fixed bonus) -\d")
@@ -373,9 +373,7 @@ def _rule_of(ruleset: Ruleset, p: Payment, result: Settlement) -> tuple[str, ...
     if result.wins:
         return ("payment",)
     for name, spec in (ruleset.get("kong_payments") or {}).items():
-        shown = spec.get("name") or {}
-        label = (shown.get("zh") or shown.get("en")) if isinstance(shown, Mapping) else shown
-        if p.reasons and p.reasons[0].startswith(f"{label or name} ("):
+        if p.reasons and p.reasons[0].startswith(f"{display_name(spec.get('name'), name)} ("):
             return ("kong_payments", name, "amount")
     return ("settlement",)
 
