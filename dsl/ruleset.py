@@ -36,7 +36,7 @@ from dsl.problems import (
     nearest,
     sorted_problems,
 )
-from dsl.structure import SECTIONS, Context, ExprSource, check
+from dsl.structure import MOMENTS, SECTIONS, Context, ExprSource, check
 from dsl.yaml_source import Node, load_file
 
 MAX_EXTENDS_DEPTH = 8
@@ -645,7 +645,7 @@ def _cross_check(data: dict[str, Any], ctx: Context, the_id: str, root: Node) ->
                     suggestion=nearest(other, hands),
                 )
     if not ctx.abstract:
-        for section in ("hands", "modifiers", "kong_payments"):
+        for section in ("hands", "modifiers", "payments"):
             for name, entry in (data.get(section) or {}).items():
                 if entry and not entry.get("source"):
                     problems.warning(
@@ -700,11 +700,11 @@ def _compile(
 
 
 def _section(source: ExprSource, data: Mapping[str, Any]) -> str:
-    """The section ``source`` is compiled in: a kong made without a discard has no provider."""
-    if source.path[0] == "kong_payments":
-        entry = (data.get("kong_payments") or {}).get(source.path[1]) or {}
-        if entry.get("kind") != "exposed":
-            return "own_kong_payments"
+    """The section ``source`` is compiled in: a payment rule's fields see its moment's names."""
+    if source.path[0] == "payments" and len(source.path) > 2:
+        at = ((data.get("payments") or {}).get(source.path[1]) or {}).get("at")
+        if at in MOMENTS:
+            return source.scope.replace("payments_kong", f"payments_{at}", 1)
     return source.scope
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import ModuleType
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from interpreter.tiles import RANKS, STANDARD, Tile, TileError, TileSet
 
@@ -89,6 +89,13 @@ class Situation:
     bird_hits: Mapping[int, int] = field(default_factory=dict)
     tile: Tile | None = None
     tileset: TileSet = STANDARD
+    kong_kind: str | None = None
+    amount: int = 0
+    """A payment's amount before the adjustment being evaluated."""
+    earlier: tuple[int, int, int] | None = None
+    """The earlier payment (payer, payee, amount) a payment rule with ``over`` is taking up."""
+    table: Any = None
+    """Settlement's view of every seat's hand (ready, suits, what it could win), where known."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.players <= 8:

@@ -926,55 +926,94 @@ REPLACEMENT = Record(
     ),
 )
 
-KONG_PAYMENT = Record(
-    "Money paid at once for a kong (刮风下雨).",
+MOMENTS = ("win", "kong", "opening_hand", "wall_end", "hand_end")
+"""The moments payment rules fire at (``payments.*.at``), in the order of a hand."""
+
+PAYMENT_RULE = Record(
+    "A payment rule: at a moment of the hand, who pays whom and how much.",
     NAME,
     Field(
-        "kind",
-        Choice("exposed", "added", "concealed"),
-        "Which kong: on a discard "
-        "(直杠/明杠), a pung plus the fourth (加杠/面下杠), or four concealed (暗杠/下雨).",
+        "at",
+        Choice(*MOMENTS),
+        "When it fires: at each win (after the win's own payment), at each kong, for each "
+        "seat's opening hands, when the wall runs out with players still in, or when the hand "
+        "ends.  Its expressions see the names of that moment: section payments_<at> (shown "
+        "below for kong), payments_<at>_each for amount.",
         required=True,
+        zh="时机",
+        example="kong",
+    ),
+    Field(
+        "over",
+        Choice("none", "kong"),
+        "'kong': it fires once for each payment made at a kong of this hand that is still "
+        "held, reading it as paid_by, paid_to, paid_amount; a rule that moves such money on "
+        "takes it: it is not taken up again (e.g. refunded after it went to a winner).",
+        default="none",
+        zh="取自",
+    ),
+    Field(
+        "when",
+        Expr("payments_kong", "bool"),
+        "Whether it fires (each time the moment comes).",
+        default="true",
+        zh="条件",
+        example='kong_kind == "exposed"',
     ),
     Field(
         "payers",
-        Expr("kong_payments", "collection of seat"),
-        "Who pays: e.g. the player "
-        "who discarded the tile (引杠者) or everyone still in the hand but the kong's owner.",
+        Expr("payments_kong", "collection of seat"),
+        "Who pays; a seat never pays itself.",
         required=True,
         example="players_in_game - {kong_seat}",
     ),
     Field(
+        "payees",
+        Expr("payments_kong", "collection of seat"),
+        "Who is paid, each by each payer.",
+        required=True,
+        example="{kong_seat}",
+    ),
+    Field(
         "amount",
-        Expr("kong_payments", "int"),
-        "How much each payer pays.",
+        Expr("payments_kong_each", "int"),
+        "How much one payer pays one payee (0: no payment).",
         required=True,
         example="2",
     ),
     Field(
-        "paid",
-        Choice("immediately", "after_next_discard", "at_end"),
-        "When.",
-        default="immediately",
+        "together",
+        Bool(),
+        "With 'over': the payments it takes up add into one payment per payer and payee.",
+        default=False,
     ),
-    Field("enabled", Bool(), "Whether it is paid (often option.NAME).", default=True),
+    Field(
+        "reason",
+        Str(),
+        "The text each payment carries (default: the name).",
+        example="退税: kong money returned",
+    ),
+    Field("enabled", Bool(), "Whether it applies (often option.NAME).", default=True),
 )
 
-SETTLEMENT_CHECK = Record(
-    "An end-of-game check.",
-    Field("enabled", Bool(), "Whether it applies (often option.NAME).", default=False),
+ADJUSTMENT = Record(
+    "An adjustment to every payment of some moments: a stake added (飘分), a cap (封顶).",
+    NAME,
     Field(
-        "value",
-        Choice("max", "min", "fixed"),
-        "What is paid: the most or the least the ready hand could win, or 'amount'.",
-        default="max",
+        "at",
+        ListOf(Choice(*MOMENTS)),
+        "The moments whose payments it adjusts (the win's own payment is a payment at win).",
+        default=MOMENTS,
+        zh="时机",
     ),
     Field(
         "amount",
-        Expr("settlement", "int"),
-        "For value: fixed, how much each payer pays each payee.",
-        default=0,
+        Expr("adjustment", "int"),
+        "The payment's new amount, from its amount so far (amount), payer and payee.",
+        required=True,
+        example="amount + (if dealer in {payer, payee} then 1 else 0)",
     ),
+    Field("enabled", Bool(), "Whether it applies (often option.NAME).", default=True),
 )
 
 STRUCTURE = Record(
@@ -1479,64 +1518,17 @@ STRUCTURE = Record(
         zh="扎鸟",
     ),
     Field(
-        "kong_payments",
-        Entries(KONG_PAYMENT, "kong payment"),
-        "Immediate payments for kongs (刮风下雨).",
-        zh="刮风下雨",
+        "payments",
+        Entries(PAYMENT_RULE, "payment rule"),
+        "Payments beyond the win's own: kong money (刮风下雨), checks when the wall runs out "
+        "(查叫, 花猪), money moved on or returned (呼叫转移, 退税), each firing at a moment.",
+        zh="结算",
     ),
     Field(
-        "settlement",
-        Record(
-            "End-of-game checks when the wall runs out.",
-            Field(
-                "ready_check",
-                Record(
-                    "查叫: players not ready pay the ready ones.",
-                    *SETTLEMENT_CHECK.fields.values(),
-                    Field(
-                        "flower_pigs_pay",
-                        Bool(),
-                        "Whether a flower pig (花猪), never ready, pays it too.",
-                        default=True,
-                        zh="花猪也赔",
-                    ),
-                    cited=False,
-                    zh="查叫",
-                ),
-                "查叫.",
-                zh="查叫",
-            ),
-            Field(
-                "flower_pig",
-                Record(
-                    "花猪: a player holding three suits pays everyone else.",
-                    *SETTLEMENT_CHECK.fields.values(),
-                    cited=False,
-                    zh="花猪",
-                ),
-                "花猪.",
-                zh="花猪",
-            ),
-            Field(
-                "refund",
-                Bool(),
-                "退税: a player not ready at the end returns its kong money to those who "
-                "paid it (players who won since included; money moved on by 呼叫转移 is gone).",
-                default=False,
-                zh="退税",
-            ),
-            Field(
-                "transfer",
-                Bool(),
-                "呼叫转移: after a win on a kong's discard (杠上炮) the kong "
-                "money goes to the winner.",
-                default=False,
-                zh="呼叫转移",
-            ),
-            zh="结算",
-        ),
-        "End-of-game settlement.",
-        zh="结算",
+        "adjustments",
+        Entries(ADJUSTMENT, "adjustment"),
+        "Changes applied to every payment, in order, after it is worked out: stakes, caps.",
+        zh="调整",
     ),
     cited=False,
 )

@@ -337,6 +337,37 @@ KONG = (
 
 SETTLEMENT = (NameEntry("payee", SEAT, "the seat being paid", _seat("payee", "no payment")),)
 
+KONG_KINDS = ("exposed", "added", "concealed")
+KONG_MADE = (
+    *KONG,
+    NameEntry(
+        "kong_kind",
+        Type("kong kind", values=KONG_KINDS),
+        "which kong: on a discard (exposed), a pung plus the fourth (added), four concealed",
+        lambda s: s.kong_kind,
+    ),
+)
+
+
+def _earlier(index: int) -> Callable[[Situation], int]:
+    def read(s: Situation) -> int:
+        if s.earlier is None:
+            raise EvaluationError("no earlier payment here: the rule has no 'over'", 0, 0)
+        return s.earlier[index]
+
+    return read
+
+
+EARLIER = (
+    NameEntry("paid_by", SEAT, "who made the earlier payment taken up ('over')", _earlier(0)),
+    NameEntry("paid_to", SEAT, "who received the earlier payment taken up", _earlier(1)),
+    NameEntry("paid_amount", INT, "the amount of the earlier payment taken up", _earlier(2)),
+)
+
+AMOUNT = (
+    NameEntry("amount", INT, "the payment's amount before this adjustment", lambda s: s.amount),
+)
+
 
 ATTRIBUTES = (
     AttributeEntry(TILE, "rank", INT, "the rank, 1 to 9", lambda t, s: t % RANKS + 1),
@@ -500,6 +531,67 @@ HAND_FUNCTIONS = (
     ),
 )
 
+
+def _seats_where(s: Situation, seats: Iterable[int], test: Callable) -> frozenset[int]:
+    return frozenset(seat for seat in seats if test(seat))
+
+
+def _table(s: Situation) -> Any:
+    if s.table is None:
+        raise EvaluationError("the hands of the players still in are not known here", 0, 0)
+    return s.table
+
+
+PAYMENT_FUNCTIONS = (
+    Function(
+        "seats_where",
+        (
+            Param("seats", collection(SEAT), "the seats"),
+            Param("test", BOOL, "the condition on each seat", each=True, subject=SEAT),
+        ),
+        collection(SEAT),
+        "the seats that pass the test",
+        _seats_where,
+        "seats_where(players_in_game, not ready(it))",
+    ),
+)
+
+TABLE_FUNCTIONS = (
+    Function(
+        "ready",
+        (Param("seat", SEAT, "a seat still in"),),
+        BOOL,
+        "whether the seat's hand would win with one more tile (听牌)",
+        lambda s, seat: _table(s).ready(seat),
+        "ready(payee)",
+    ),
+    Function(
+        "suits_of",
+        (Param("seat", SEAT, "a seat still in"),),
+        collection(SUIT),
+        "the suits among the seat's tiles, melds included",
+        lambda s, seat: _table(s).suits(seat),
+        "count(suits_of(payer)) == 3",
+    ),
+    Function(
+        "most_win",
+        (Param("seat", SEAT, "a seat still in"),),
+        INT,
+        "the most the payer would pay the seat for a win on one of the tiles it waits on, "
+        "discarded by the payer (0: not ready)",
+        lambda s, seat: _table(s).win_amount(seat, s.payer, max),
+        "most_win(payee)",
+    ),
+    Function(
+        "least_win",
+        (Param("seat", SEAT, "a seat still in"),),
+        INT,
+        "the least such amount (0: not ready)",
+        lambda s, seat: _table(s).win_amount(seat, s.payer, min),
+        "least_win(payee)",
+    ),
+)
+
 SCORING_FUNCTIONS = (
     Function(
         "hits",
@@ -587,20 +679,51 @@ SECTIONS: Mapping[str, Section] = {
         hand_types=True,
         doc="what the birds do to one payer's payment (for a win or an opening hand)",
     ),
-    "kong_payments": Section(
-        CONSTANTS + GAME + IN_GAME + KONG,
+    **{
+        f"payments_{moment}{part}": Section(
+            names + (PAYER + SETTLEMENT if part else ()),
+            functions,
+            hand_types=moment == "win",
+            doc=f"{doc}: {'one payment, payer and payee known' if part else 'who pays whom'}",
+        )
+        for moment, names, functions, doc in (
+            (
+                "win",
+                _WIN + FOUND + EARLIER,
+                _ON_HAND + SCORING_FUNCTIONS + PAYMENT_FUNCTIONS,
+                "a payment rule at a win, its hand types found",
+            ),
+            (
+                "kong",
+                CONSTANTS + GAME + IN_GAME + KONG_MADE,
+                GENERIC_FUNCTIONS + PAYMENT_FUNCTIONS,
+                "a payment rule at a kong",
+            ),
+            (
+                "opening_hand",
+                _DEALT,
+                _ON_HAND + SCORING_FUNCTIONS + PAYMENT_FUNCTIONS,
+                "a payment rule at an opening hand",
+            ),
+            (
+                "wall_end",
+                CONSTANTS + GAME + IN_GAME + EARLIER,
+                GENERIC_FUNCTIONS + PAYMENT_FUNCTIONS + TABLE_FUNCTIONS,
+                "a payment rule when the wall runs out with players still in",
+            ),
+            (
+                "hand_end",
+                CONSTANTS + GAME + IN_GAME + WINNERS,
+                GENERIC_FUNCTIONS + PAYMENT_FUNCTIONS,
+                "a payment rule when the hand ends",
+            ),
+        )
+        for part in ("", "_each")
+    },
+    "adjustment": Section(
+        CONSTANTS + GAME + IN_GAME + PAYER + SETTLEMENT + AMOUNT,
         GENERIC_FUNCTIONS,
-        doc="who pays how much at once for a kong made with a discard (刮风)",
-    ),
-    "own_kong_payments": Section(
-        CONSTANTS + GAME + IN_GAME + KONG[:1],
-        GENERIC_FUNCTIONS,
-        doc="the same for an added or concealed kong, which took no discard (下雨)",
-    ),
-    "settlement": Section(
-        CONSTANTS + GAME + IN_GAME + PAYER + SETTLEMENT,
-        GENERIC_FUNCTIONS,
-        doc="end-of-hand checks when the wall runs out (查叫, 花猪)",
+        doc="an adjustment to one payment (a stake, a cap): payer, payee, amount known",
     ),
 }
 

@@ -32,11 +32,12 @@ from random import Random
 from typing import Any
 
 from dsl.ruleset import Ruleset
-from dsl.situation import HandMeld, Situation
+from dsl.situation import HandMeld
 from interpreter import shapes
 from interpreter.agents import reading
 from interpreter.agents.defensive import DefensiveAgent
 from interpreter.agents.reading import View
+from interpreter.context import build_situation
 from interpreter.discards import accepted_tiles, discard_table
 from interpreter.engine.narrate import WINDS
 from interpreter.shapes import Keys
@@ -278,7 +279,7 @@ class _Judge:
         """Does the ruleset accept the win with ``keys`` (``t`` included)?"""
         view = self.view
         n = view.players
-        situation = Situation(
+        situation = build_situation(
             keys=keys, melds=view.melds, win_tile=t, self_draw=self_draw, winner=view.seat,
             discarder=None if self_draw else (view.seat - 1) % n, dealer=view.dealer,
             players=n, players_in_game=frozenset(range(n)), options=self.rules.options,
@@ -367,7 +368,7 @@ class _Judge:
         return self.f.points(self.view, keys, self.view.melds, t, self_draw)
 
     def hand_names(self, keys: Keys, t: Tile) -> str:
-        situation = Situation(
+        situation = build_situation(
             keys=keys, melds=self.view.melds, win_tile=t, self_draw=True,
             winner=self.view.seat, dealer=self.view.dealer, players=self.view.players,
             options=self.rules.options,

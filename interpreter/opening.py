@@ -26,7 +26,8 @@ from typing import Any
 from dsl.ruleset import Ruleset
 from dsl.situation import Situation
 from interpreter import prefilter, shapes
-from interpreter.settle import Payment, display_name, ruleset_memo
+from interpreter.context import build_situation
+from interpreter.settle import Payment, adjust, display_name, fire, ruleset_memo
 from interpreter.tiles import STANDARD, Tile
 
 
@@ -52,8 +53,8 @@ def opening_situation(
     ruleset: Ruleset, dealer: int, players: int, seat: int, tiles: Sequence[Tile]
 ) -> Situation:
     """The situation an opening hand of ``seat`` holding ``tiles`` is judged in."""
-    return Situation(
-        keys=shapes.keys_of(STANDARD.counts(tiles)), opening=True, winner=seat, dealer=dealer,
+    return build_situation(
+        tiles=tiles, opening=True, winner=seat, dealer=dealer,
         players=players, options=ruleset.option_values,
     )  # fmt: skip
 
@@ -115,8 +116,8 @@ def _bird_count(ruleset: Ruleset, dealer: int, players: int, seat: int) -> int:
     birds = ruleset.get("birds") or {}
     if section(ruleset).get("birds", "none") == "none" or not birds.get("count"):
         return 0
-    base = Situation(
-        keys=(0,) * len(STANDARD.suits), dealer=dealer, players=players,
+    base = build_situation(
+        dealer=dealer, players=players,
         options=ruleset.option_values, winner=seat,
     )  # fmt: skip
     return max(0, int(birds["count"](base)))
@@ -138,8 +139,8 @@ def bird_hits(
     for tile in tiles:
         key = (dealer, players, seat, tile)
         if key not in memo:
-            base = Situation(
-                keys=(0,) * len(STANDARD.suits), dealer=dealer, players=players,
+            base = build_situation(
+                dealer=dealer, players=players,
                 options=ruleset.option_values, winner=seat, tile=tile,
             )  # fmt: skip
             memo[key] = int(spec["seat"](base)) % players
@@ -174,6 +175,7 @@ def settle_opening(
         times = sum(values) if stack else max(values)
         names = ", ".join(h.name for h in seat_hands)
         use_birds = bird_count(ruleset, dealer, players, seat) > 0 and "multiplier" in bird_spec
+        made: list[Payment] = []
         for payer in range(players):
             if payer == seat:
                 continue
@@ -191,7 +193,9 @@ def settle_opening(
             if amount < 0:
                 raise ValueError(f"{ruleset.id} makes seat {payer} pay {amount}: {reasons}")
             if amount:
-                payments.append(Payment(payer, seat, amount, tuple(reasons)))
+                made.append(Payment(payer, seat, amount, tuple(reasons)))
+        payments.extend(adjust(ruleset, "opening_hand", scored, made))
+        payments.extend(fire(ruleset, "opening_hand", scored))
     return payments
 
 

@@ -2,9 +2,11 @@
 
 Everything a rule may change is read from the ruleset: which hand types a win has
 (``hands``, their ``when``, ``value``, ``replaces``), how values combine (``scoring``),
-add-ons (``modifiers``), who pays and how much (``payment``), birds (``birds``), caps, and
-kong money (``kong_payments``, ``settlement.transfer``).  This module only applies them in
-order: hand types, value, then for each payer base and bonuses, birds, cap.
+add-ons (``modifiers``), what a win pays (``payment``, ``birds``), the payment rules that
+fire at the moments of a hand (``payments``) and the adjustments to every payment
+(``adjustments``).  This module only applies them in order: each win's hand types, value
+and own payment; the rules at each kong; the rules at each win; the rules when the wall
+runs out; the rules when the hand ends; every payment adjusted as it is made.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dsl.problems import Location
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld, Situation
 from interpreter import prefilter, shapes
+from interpreter.context import build_situation
 from interpreter.scenario import Kong, Scenario, Unfinished, Win, meld_text
 from interpreter.tiles import RANKS, STANDARD, Tile, TileSet
 
@@ -64,6 +67,8 @@ class Settlement:
     wins: tuple[WinResult, ...]
     payments: tuple[Payment, ...]
     bird_hits: Mapping[int, int] = field(default_factory=dict)
+    taken: int = 0
+    """How many payments made at kongs a rule ``over: kong`` took up (moved on, returned)."""
 
     @property
     def deltas(self) -> list[int]:
@@ -100,13 +105,14 @@ class Settlement:
 
 
 def settle(ruleset: Ruleset, scenario: Scenario) -> Settlement:
-    """Settle every win of the scenario, then its kongs."""
+    """Settle every win of the scenario, then the payment rules of its moments."""
     tileset = STANDARD
     options = ruleset.option_values
     winners = frozenset(w.seat for w in scenario.wins)
     hits = _bird_hits(ruleset, scenario, options)
     wins: list[WinResult] = []
     payments: list[Payment] = []
+    scored_wins: list[Situation] = []
     for win in scenario.wins:
         situations = [
             _situation(scenario, win, tile, winners, options, hits, tileset)
@@ -115,15 +121,125 @@ def settle(ruleset: Ruleset, scenario: Scenario) -> Settlement:
         result = hand_types(ruleset, situations, win)
         _check_allowed(ruleset, situations[0], result, win)
         wins.append(result)
-        payments.extend(_win_payments(ruleset, situations[0], result))
-    kong_money = [p for kong in scenario.kongs for p in _kong_payments(ruleset, scenario, kong)]
-    paid_before = [
-        p for kong in scenario.paid_kongs for p in _kong_payments(ruleset, scenario, kong)
+        scored = _scored(situations[0], result)
+        scored_wins.append(scored)
+        payments.extend(adjust(ruleset, "win", scored, _win_payments(ruleset, scored, result)))
+    held = [p for kong in scenario.paid_kongs for p in _at_kong(ruleset, scenario, kong)]
+    for kong in scenario.kongs:
+        made = _at_kong(ruleset, scenario, kong)
+        payments.extend(made)
+        held.extend(made)
+    taken: set[int] = set()  # the held payments a rule took up, by id
+    for scored in scored_wins:  # the winners on one discard each see the same money
+        mine: set[int] = set()
+        payments.extend(fire(ruleset, "win", scored, held, mine))
+        taken |= mine
+    held = [p for p in held if id(p) not in taken]
+    if scenario.unfinished:
+        payments.extend(fire(ruleset, "wall_end", _at_wall_end(ruleset, scenario), held, taken))
+    return Settlement(scenario.players, tuple(wins), tuple(payments), hits, len(taken))
+
+
+def settle_hand_end(ruleset: Ruleset, scenario: Scenario, winners: frozenset[int]) -> Settlement:
+    """The payments of the rules at ``hand_end``: the seats still in and the hand's winners."""
+    situation = _table(
+        scenario, ruleset.option_values, players_in_game=scenario.in_game, winners=winners
+    )
+    return Settlement(scenario.players, (), tuple(fire(ruleset, "hand_end", situation)))
+
+
+def fires(ruleset: Ruleset, moment: str) -> bool:
+    """Whether any enabled payment rule fires at ``moment``: the engine asks before settling."""
+    return bool(_rules(ruleset, moment))
+
+
+def _rules(ruleset: Ruleset, moment: str) -> list[tuple[str, Mapping[str, Any]]]:
+    memo = ruleset_memo(ruleset, "payment rules")
+    if moment not in memo:
+        memo[moment] = [
+            (name, spec)
+            for name, spec in (ruleset.get("payments") or {}).items()
+            if spec.get("enabled", True) and spec["at"] == moment
+        ]
+    return memo[moment]
+
+
+def fire(
+    ruleset: Ruleset,
+    moment: str,
+    situation: Situation,
+    held: Sequence[Payment] = (),
+    taken: set[int] | None = None,
+) -> list[Payment]:
+    """The payments of the rules at ``moment`` in ``situation``, each adjusted.
+
+    ``held``: the payments made at kongs that are still held; a rule ``over: kong`` takes
+    up each one its ``when`` accepts (not yet ``taken``) and adds its id to ``taken``.  What
+    it pays moves money already adjusted: it is not adjusted again."""
+    made: list[Payment] = []
+    taken = set() if taken is None else taken
+    for name, spec in _rules(ruleset, moment):
+        reason = spec.get("reason") or display_name(spec.get("name"), name)
+        if spec.get("over", "none") == "none":
+            if spec["when"](situation):
+                made.extend(adjust(ruleset, moment, situation, _pairs(spec, situation, reason)))
+            continue
+        sums: dict[tuple[int, int], int] = {}
+        mine = set()
+        for earlier in held:
+            if id(earlier) in taken:
+                continue
+            one = replace(situation, earlier=(earlier.payer, earlier.payee, earlier.amount))
+            if not spec["when"](one):
+                continue
+            mine.add(id(earlier))
+            for p in _pairs(spec, one, reason):
+                if spec.get("together"):
+                    sums[(p.payer, p.payee)] = sums.get((p.payer, p.payee), 0) + p.amount
+                else:
+                    made.append(p)
+        made.extend(Payment(a, b, amount, (reason,)) for (a, b), amount in sums.items() if amount)
+        taken |= mine
+    return made
+
+
+def _pairs(spec: Mapping[str, Any], situation: Situation, reason: str) -> list[Payment]:
+    """One payment from each payer to each payee (none to itself, none of 0)."""
+    made = []
+    payees = sorted(spec["payees"](situation))
+    for payer in sorted(spec["payers"](situation)):
+        for payee in payees:
+            if payee == payer:
+                continue
+            amount = int(spec["amount"](replace(situation, payer=payer, payee=payee)))
+            if amount:  # a negative one too, for the checker to show
+                made.append(Payment(payer, payee, amount, (reason,)))
+    return made
+
+
+def adjust(
+    ruleset: Ruleset, moment: str, situation: Situation, payments: Sequence[Payment]
+) -> list[Payment]:
+    """``payments`` made at ``moment``, each changed by the ruleset's adjustments in order."""
+    rules = [
+        (display_name(spec.get("name"), name), spec)
+        for name, spec in (ruleset.get("adjustments") or {}).items()
+        if spec.get("enabled", True) and moment in spec["at"]
     ]
-    payments.extend(kong_money)
-    payments.extend(_transfers(ruleset, scenario, paid_before + kong_money))
-    payments.extend(_end_of_wall(ruleset, scenario, paid_before + kong_money, tileset))
-    return Settlement(scenario.players, tuple(wins), tuple(payments), hits)
+    if not rules:
+        return list(payments)
+    made = []
+    for p in payments:
+        amount, reasons = p.amount, list(p.reasons)
+        for label, spec in rules:
+            one = replace(situation, payer=p.payer, payee=p.payee, amount=amount)
+            new = int(spec["amount"](one))
+            if new != amount:
+                reasons.append(f"{label} {new - amount:+d}")
+                amount = new
+        if amount:
+            made.append(replace(p, amount=amount, reasons=tuple(reasons)))
+    return made
 
 
 def _situation(
@@ -135,19 +251,13 @@ def _situation(
     hits: Mapping[int, int],
     tileset: TileSet,
 ) -> Situation:
-    keys = shapes.keys_of(tileset.counts([*win.concealed, win_tile]))
-    return Situation(
-        keys=keys,
+    return build_situation(
+        tiles=[*win.concealed, win_tile],
+        context=win.context,
         melds=win.melds,
         win_tile=win_tile,
         winning_tiles=len(win.win_tiles),
         self_draw=win.self_draw,
-        kong_draw="kong_draw" in win.context,
-        kong_discard="kong_discard" in win.context,
-        robbing_kong="robbing_kong" in win.context,
-        last_tile="last_tile" in win.context,
-        first_turn="first_turn" in win.context,
-        opening="opening" in win.context,
         winner=win.seat,
         discarder=win.discarder,
         dealer=scenario.dealer,
@@ -225,20 +335,55 @@ def refusal(
     return None
 
 
+def worth(ruleset: Ruleset, situation: Situation, void: int | None = None) -> WinResult | None:
+    """What a win is worth: its hand types and combined value in ``situation`` (the
+    winner's concealed tiles with the winning tile, its melds, how it was won), or None when
+    it does not win under the ruleset: no hand type, the restrictions refuse it (``void``:
+    the suit the winner declared void, 定缺), or its value is below ``scoring.min_value``.
+    Settlement, the engine, the bots and advice all ask it."""
+    if _refused(ruleset, situation, void) is not None:
+        return None
+    assert situation.win_tile is not None
+    win = Win(situation.winner, (), situation.melds, (situation.win_tile,),
+              situation.discarder, frozenset(), _NOWHERE)  # fmt: skip
+    try:
+        result = hand_types(ruleset, (situation,), win)
+    except SettlementError:
+        return None
+    return None if _below_least(ruleset, result) else result
+
+
+def _restrictions(ruleset: Ruleset) -> tuple[bool, int, Any, int]:
+    """The restrictions on a win, read once per ruleset: void_suit, the number of suits,
+    win_requires (None when always true), scoring.min_value."""
+    memo = ruleset_memo(ruleset, "restrictions")
+    if not memo:
+        restrictions = ruleset.get("restrictions") or {}
+        requires = restrictions.get("win_requires")
+        memo["found"] = (
+            bool(restrictions.get("void_suit")),
+            len(ruleset.get("tiles.suits") or STANDARD.suits),
+            None if getattr(requires, "text", "true") == "true" else requires,
+            int(ruleset.get("scoring.min_value") or 0),
+        )
+    return memo["found"]
+
+
+def _refused(ruleset: Ruleset, situation: Situation, void: int | None) -> str | None:
+    void_suit, suits, requires, _ = _restrictions(ruleset)
+    return refusal(situation, void, void_suit, suits, requires)
+
+
+def _below_least(ruleset: Ruleset, result: WinResult) -> str | None:
+    least = _restrictions(ruleset)[3]
+    if result.total < least:
+        return f"its value {result.total} is below scoring.min_value {least}"
+    return None
+
+
 def _check_allowed(ruleset: Ruleset, situation: Situation, result: WinResult, win: Win) -> None:
     """Refuse a win that the ruleset's restrictions or ``scoring.min_value`` forbid."""
-    restrictions = ruleset.get("restrictions") or {}
-    requires = restrictions.get("win_requires")
-    why = refusal(
-        situation,
-        None,
-        bool(restrictions.get("void_suit")),
-        len(ruleset.get("tiles.suits") or STANDARD.suits),
-        None if getattr(requires, "text", "true") == "true" else requires,
-    )
-    least = int(ruleset.get("scoring.min_value") or 0)
-    if why is None and result.total < least:
-        why = f"its value {result.total} is below scoring.min_value {least}"
+    why = _refused(ruleset, situation, None) or _below_least(ruleset, result)
     if why is not None:
         raise SettlementError(
             f"{win.location}: the hand of seat {win.seat} does not win under {ruleset.id}: {why}"
@@ -276,8 +421,7 @@ def _conditions(ruleset: Ruleset, section: str) -> list[_Condition]:
 
 def _table(scenario: Scenario, options: Mapping[str, Any], **seats: Any) -> Situation:
     """A situation about the table rather than a hand: seats, dealers, options."""
-    return Situation(
-        keys=(0, 0, 0),
+    return build_situation(
         dealer=scenario.dealer,
         dealers=scenario.dealers,
         players=scenario.players,
@@ -322,12 +466,17 @@ def _bird_hits(ruleset: Ruleset, scenario: Scenario, options: Mapping[str, Any])
     return hits
 
 
-def _win_payments(ruleset: Ruleset, situation: Situation, result: WinResult) -> list[Payment]:
-    payment = ruleset.payment
-    birds = ruleset.get("birds") or {}
+def _scored(situation: Situation, result: WinResult) -> Situation:
+    """The win's situation once its hand types and value are known."""
     values = {h.id: h.value for h in result.hands}
     classes = {h.id: h.hand_class for h in result.hands}
-    scored = replace(situation, hands=values, hand_classes=classes, value=result.total)
+    return replace(situation, hands=values, hand_classes=classes, value=result.total)
+
+
+def _win_payments(ruleset: Ruleset, scored: Situation, result: WinResult) -> list[Payment]:
+    """The win's own payment (``payment`` and ``birds``) from each payer."""
+    payment = ruleset.payment
+    birds = ruleset.get("birds") or {}
     payers = sorted(set(payment["payers"](scored)) - {result.seat})
     names = ", ".join(f"{h.name} {h.value}" for h in result.hands)
     after = payment.get("bonus_after_birds", False)
@@ -370,136 +519,84 @@ def _win_payments(ruleset: Ruleset, situation: Situation, result: WinResult) -> 
     return made
 
 
-def _kong_payments(ruleset: Ruleset, scenario: Scenario, kong: Kong) -> list[Payment]:
-    """Kong money (刮风下雨) for one declared kong, from the ruleset's kong_payments."""
-    made = []
+def _at_kong(ruleset: Ruleset, scenario: Scenario, kong: Kong) -> list[Payment]:
+    """The payments of the rules at a kong, for one declared kong."""
     situation = _table(
         scenario,
         ruleset.option_values,
         players_in_game=scenario.in_game if kong.in_game is None else kong.in_game,
         kong_seat=kong.seat,
         provider=kong.provider,
+        kong_kind=KONG_KIND[kong.kind],
     )
-    for name, spec in (ruleset.get("kong_payments") or {}).items():
-        if not spec.get("enabled", True) or spec["kind"] != KONG_KIND[kong.kind]:
-            continue
-        amount = int(spec["amount"](situation))
-        for payer in sorted(set(spec["payers"](situation)) - {kong.seat}):
-            if amount:
-                label = display_name(spec.get("name"), name)
-                made.append(Payment(payer, kong.seat, amount, (f"{label} ({kong.kind} kong)",)))
-    return made
+    return fire(ruleset, "kong", situation)
 
 
-def _transfers(
-    ruleset: Ruleset, scenario: Scenario, kong_money: Sequence[Payment]
-) -> list[Payment]:
-    """呼叫转移: after a win on the discard that followed a kong, the kong money moves on."""
-    settlement = ruleset.get("settlement") or {}
-    if not settlement.get("transfer"):
-        return []
-    made = []
-    for win in scenario.wins:
-        if "kong_discard" not in win.context or win.discarder is None:
-            continue
-        received = sum(p.amount for p in kong_money if p.payee == win.discarder)
-        if received:
-            made.append(Payment(win.discarder, win.seat, received, ("kong money transferred",)))
-    return made
-
-
-def _end_of_wall(
-    ruleset: Ruleset, scenario: Scenario, kong_money: Sequence[Payment], tileset: TileSet
-) -> list[Payment]:
-    """When the wall runs out with players still in: flower pigs (花猪), the ready-hand
-    check (查叫) and kong-money refunds (退税), each as the ruleset's settlement says."""
-    rules = ruleset.get("settlement") or {}
-    if not scenario.unfinished or not rules:
-        return []
+def _at_wall_end(ruleset: Ruleset, scenario: Scenario) -> Situation:
+    """The situation when the wall ran out: the seats still in and what their hands hold."""
     still_in = frozenset(h.seat for h in scenario.unfinished)
     end = replace(scenario, in_game=still_in, wins=(), birds=(), bird_dice=())
-    pigs = {
-        h.seat
-        for h in scenario.unfinished
-        if len({t // 9 for t in _tiles_of(h)}) == len(tileset.suits) > 2
-    }
-    ready = {
-        h.seat: h
-        for h in scenario.unfinished
-        if h.seat not in pigs and _winning_tiles(ruleset, end, h)
-    }
-    base = _table(scenario, ruleset.option_values, players_in_game=still_in)
-    made: list[Payment] = []
-    pig_rule = rules.get("flower_pig") or {}
-    if pig_rule.get("enabled"):
-        for pig in sorted(pigs):
-            for payee in sorted(still_in - pigs):
-                one = replace(base, payer=pig, payee=payee)
-                amount = _end_amount(ruleset, end, pig_rule, one, ready.get(payee))
-                if amount:
-                    made.append(Payment(pig, payee, amount, ("花猪: holds every suit",)))
-    check = rules.get("ready_check") or {}
-    if check.get("enabled") and ready:
-        exempt = set(ready) if check.get("flower_pigs_pay", True) else set(ready) | pigs
-        for payer in sorted(still_in - exempt):
-            for payee in sorted(ready):
-                one = replace(base, payer=payer, payee=payee)
-                amount = _end_amount(ruleset, end, check, one, ready[payee])
-                if amount:
-                    made.append(
-                        Payment(payer, payee, amount, (f"查叫: not ready, {check['value']} value",))
-                    )
-    if rules.get("refund"):
-        for p in kong_money:
-            if p.payee in still_in and p.payee not in ready:
-                made.append(Payment(p.payee, p.payer, p.amount, ("退税: kong money returned",)))
-    return made
+    table = _Hands(ruleset, end, {h.seat: h for h in scenario.unfinished})
+    return _table(scenario, ruleset.option_values, players_in_game=still_in, table=table)
 
 
-def _tiles_of(hand: Unfinished) -> tuple[Tile, ...]:
-    return (*hand.concealed, *(t for m in hand.melds for t in m.tiles))
+class _Hands:
+    """What the payment rules at the wall's end may ask about the hands still in."""
 
+    def __init__(self, ruleset: Ruleset, scenario: Scenario, hands: Mapping[int, Unfinished]):
+        self.ruleset = ruleset
+        self.scenario = scenario
+        self.hands = hands
+        self.waits: dict[int, list[Tile]] = {}
 
-def _winning_tiles(ruleset: Ruleset, scenario: Scenario, hand: Unfinished) -> list[Tile]:
-    """The tiles that would complete the hand into one the ruleset accepts as a win."""
-    keys = shapes.keys_of(STANDARD.counts(hand.concealed))
-    found = []
-    for tile in shapes.waits(keys, "quads"):
-        try:
-            _end_win(ruleset, scenario, hand, tile, None)
-        except SettlementError:
-            continue
-        found.append(tile)
-    return found
+    def hand(self, seat: int) -> Unfinished:
+        if seat not in self.hands:
+            raise SettlementError(f"seat {seat} is not among the players still in")
+        return self.hands[seat]
 
+    def suits(self, seat: int) -> frozenset[int]:
+        hand = self.hand(seat)
+        tiles = (*hand.concealed, *(t for m in hand.melds for t in m.tiles))
+        return frozenset(t // RANKS for t in tiles)
 
-def _end_win(
-    ruleset: Ruleset, scenario: Scenario, hand: Unfinished, tile: Tile, payer: int | None
-) -> tuple[Situation, WinResult]:
-    """Settle the hand as if it won on ``tile`` discarded by ``payer`` (None: self-drawn)."""
-    win = Win(hand.seat, hand.concealed, hand.melds, (tile,), payer, frozenset(), _NOWHERE)
-    situation = _situation(
-        scenario, win, tile, frozenset({hand.seat}), ruleset.option_values, {}, STANDARD
-    )
-    return situation, hand_types(ruleset, [situation], win)
+    def winning_tiles(self, seat: int) -> list[Tile]:
+        """The tiles on which the hand would win: a hand type, and the restrictions allow it."""
+        if seat not in self.waits:
+            hand = self.hand(seat)
+            found = []
+            for tile in shapes.waits(shapes.keys_of(STANDARD.counts(hand.concealed)), "quads"):
+                try:
+                    self.win(hand, tile, None)
+                except SettlementError:
+                    continue
+                found.append(tile)
+            self.waits[seat] = found
+        return self.waits[seat]
 
+    def ready(self, seat: int) -> bool:
+        return bool(self.winning_tiles(seat))
 
-def _end_amount(
-    ruleset: Ruleset,
-    scenario: Scenario,
-    rule: Mapping[str, Any],
-    situation: Situation,
-    payee_hand: Unfinished | None,
-) -> int:
-    """A fixed amount, or the most or least the payee's ready hand could take from the payer."""
-    if rule.get("value") == "fixed" or payee_hand is None:
-        return int(rule["amount"](situation))
-    amounts = []
-    for tile in _winning_tiles(ruleset, scenario, payee_hand):
-        won, result = _end_win(ruleset, scenario, payee_hand, tile, situation.payer)
-        amounts.extend(
-            p.amount for p in _win_payments(ruleset, won, result) if p.payer == situation.payer
-        )
-    if not amounts:
-        return 0
-    return max(amounts) if rule["value"] == "max" else min(amounts)
+    def win(self, hand: Unfinished, tile: Tile, payer: int | None) -> tuple[Situation, WinResult]:
+        """The hand as if it won on ``tile`` discarded by ``payer`` (None: self-drawn); a
+        SettlementError when the ruleset would not let it win."""
+        win = Win(hand.seat, hand.concealed, hand.melds, (tile,), payer, frozenset(), _NOWHERE)
+        situation = _situation(
+            self.scenario, win, tile, frozenset({hand.seat}), self.ruleset.option_values, {},
+            STANDARD,
+        )  # fmt: skip
+        result = hand_types(self.ruleset, [situation], win)
+        _check_allowed(self.ruleset, situation, result, win)
+        return situation, result
+
+    def win_amount(self, seat: int, payer: int | None, pick: Any) -> int:
+        """The most or least (``pick``) ``payer`` would pay ``seat``'s hand for a win on a
+        tile it waits on, discarded by ``payer``: the win's own payment."""
+        amounts = []
+        for tile in self.winning_tiles(seat):
+            won, result = self.win(self.hand(seat), tile, payer)
+            amounts.extend(
+                p.amount
+                for p in _win_payments(self.ruleset, _scored(won, result), result)
+                if p.payer == payer
+            )
+        return pick(amounts) if amounts else 0

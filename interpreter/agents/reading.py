@@ -18,8 +18,9 @@ from random import Random
 from typing import Any
 
 from dsl.ruleset import Ruleset
-from dsl.situation import HandMeld, Situation
+from dsl.situation import HandMeld
 from interpreter import shapes
+from interpreter.context import build_situation
 from interpreter.discards import DiscardOption
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import _NOWHERE, Rules
@@ -147,7 +148,7 @@ class RuleFacts:
         """Whether the concealed ``tiles`` (the winning tile last) win by one of ``self_draws``."""
         keys = shapes.keys_of(STANDARD.counts(tiles))
         for self_draw in self_draws:
-            situation = Situation(
+            situation = build_situation(
                 keys=keys,
                 win_tile=tiles[-1],
                 self_draw=self_draw,
@@ -186,7 +187,7 @@ class RuleFacts:
             return found
         rules = self.rules
         value = 0.0
-        situation = Situation(
+        situation = build_situation(
             keys=keys,
             melds=melds,
             win_tile=tile,
@@ -227,8 +228,8 @@ class RuleFacts:
         self._points[key] = value
         return value
 
-    def kong_money(self, view: View, kind: str, provider: int | None) -> float:
-        """What declaring a kong pays this seat at once (kong money), by the settlement."""
+    def kong_paid(self, view: View, kind: str, provider: int | None) -> float:
+        """What declaring a kong pays this seat at once: the payment rules at a kong."""
         if not self.rules.kong_payments:
             return 0.0
         in_game = frozenset(s for s in range(view.players) if view.in_game[s])

@@ -17,10 +17,10 @@ choice scores within a factor ``value_threshold`` of it (``1.0``: always the bes
 large: play for speed and use value only when it is many times larger).  A claim is taken
 when the hand after it scores at least ``claim_margin`` times the hand without it (below 1:
 claims are favoured, as the estimate undervalues the speed they bring).  A kong is
-declared when the hand after it, plus the kong money the settlement pays at once, scores
+declared when the hand after it, plus what the settlement pays at once for it, scores
 better; the replacement draw a ruleset offers (e.g. one tile into the hand, or several
 shown apart) is chosen by the chance that it wins at once and what that win pays.  The
-last tile (海底) is taken when the hand is ready on a wait that wins; the void suit (定缺)
+last tile is taken when the hand is ready on a wait that wins; the void suit (定缺)
 is the suit held least, ties by fewest pairs.
 
 Parameters: ``seed`` (no randomness is used), ``value_threshold`` (default 3.0),
@@ -106,7 +106,7 @@ class ValueAgent:
             if ctx.void is not None and a.tile // RANKS == ctx.void:
                 continue
             keys, melds, kind = reading.self_kong_keys(view, a.tile)
-            gain = ctx.f.kong_money(view, kind, None) + self._replacement(ctx, keys, melds, a)
+            gain = ctx.f.kong_paid(view, kind, None) + self._replacement(ctx, keys, melds, a)
             if gain > best[0] * self.claim_margin:
                 best = (gain, a)
         return best[1]
@@ -145,14 +145,14 @@ class ValueAgent:
                 continue
             if provider == view.seat:  # a kong again with its own kong tile (继续开杠)
                 keys, melds, kind = reading.kong_again_keys(view, tile)
-                score = ctx.f.kong_money(view, kind, None) + self._replacement(ctx, keys, melds, a)
+                score = ctx.f.kong_paid(view, kind, None) + self._replacement(ctx, keys, melds, a)
                 if score > best[0]:
                     best = (score, a)
                 continue
             keys, meld = reading.claim_keys(view.keys, a, tile)
             melds = (*view.melds, meld)
             if a.kind == "kong":
-                score = ctx.f.kong_money(view, "direct", provider)
+                score = ctx.f.kong_paid(view, "direct", provider)
                 score += self._replacement(ctx, keys, melds, a)
             else:
                 allowed = {t for t, n in enumerate(shapes.counts_of(keys)) if n}

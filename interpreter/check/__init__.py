@@ -104,20 +104,34 @@ HAND_SECTIONS = (
     "opening_hands",
 )
 """What sampled hands and their values depend on; payments also read the sections below."""
-PAY_SECTIONS = (*HAND_SECTIONS, "payment", "birds", "kong_payments", "settlement")
+PLAYED = "payments in play"
+"""Where ``readers`` puts the payment rules the checker does not settle: at opening hands, at
+the wall's end, at the hand's end, and those taking up earlier payments (over)."""
+PAY_SECTIONS = (*HAND_SECTIONS, "payment", "birds", "payments", PLAYED, "adjustments")
 
 
-SHOWN_SECTIONS = ("hands", "modifiers", "scoring", "payment", "birds", "kong_payments")
+SHOWN_SECTIONS = ("hands", "modifiers", "scoring", "payment", "birds", "payments", "adjustments")
 """The sections whose every effect shows in the built hands and the payments settled (claims,
-restrictions, opening hands and the end-of-wall settlement also act in play, which the checker
-does not replay in full)."""
+restrictions, opening hands and the payment rules of PLAYED also act in play, which the
+checker does not replay in full)."""
 
 
 def readers(ruleset: Ruleset, option: str) -> set[str]:
     """The sections with a rule that reads ``option`` (in an expression or a literal field)."""
     word = re.compile(rf"\boption\.{re.escape(option)}\b")
-    found = {path[0] for path, name in ruleset.option_refs.items() if name == option}
-    return found | {path[0] for path, e in expressions(ruleset.data) if word.search(e.text)}
+    found = {_reader(ruleset, path) for path, name in ruleset.option_refs.items() if name == option}
+    return found | {
+        _reader(ruleset, p) for p, e in expressions(ruleset.data) if word.search(e.text)
+    }
+
+
+def _reader(ruleset: Ruleset, path: tuple[Any, ...]) -> str:
+    """The section of a rule at ``path``; payment rules the checker does not settle: PLAYED."""
+    if path[0] != "payments" or len(path) < 2:
+        return str(path[0])
+    rule = (ruleset.get("payments") or {}).get(path[1]) or {}
+    shown = rule.get("at") == "kong" or (rule.get("at") == "win" and rule.get("over") == "none")
+    return "payments" if shown else PLAYED
 
 
 def check(

@@ -19,10 +19,10 @@ from typing import Any
 from dsl.errors import EvaluationError
 from dsl.ruleset import Ruleset
 from dsl.shape_audit import describe
-from dsl.situation import Situation
 from interpreter.check.findings import ERROR, WARNING, Finding
 from interpreter.check.hands import Tried, where
 from interpreter.check.samples import NOWHERE
+from interpreter.context import build_situation
 from interpreter.scenario import Kong, Scenario, Unfinished, Win
 from interpreter.settle import Payment, Settlement, SettlementError, display_name, settle
 from interpreter.tiles import RANKS, STANDARD
@@ -87,17 +87,14 @@ def _bird_count(ruleset: Ruleset, players: int) -> int:
     birds = ruleset.get("birds") or {}
     if not birds:
         return 0
-    return int(
-        birds["count"](Situation(keys=(0, 0, 0), players=players, options=ruleset.option_values))
-    )
+    return int(birds["count"](build_situation(players=players, options=ruleset.option_values)))
 
 
 def _bird_tile(ruleset: Ruleset, target: int, dealer: int, winner: int, players: int) -> int | None:
     """A bird tile that points at ``target``, by the ruleset's own seat rule."""
     seat = (ruleset.get("birds") or {})["seat"]
     for tile in range(RANKS):
-        s = Situation(
-            keys=(0, 0, 0),
+        s = build_situation(
             dealer=dealer,
             winner=winner,
             players=players,
@@ -199,7 +196,7 @@ def _birds(
 def other_payments(ruleset: Ruleset, hand: Tried) -> Iterator[tuple[str, Scenario]]:
     """Money not paid for a win: each kind of kong (seat 1, the direct one on seat 2's
     discard), and the wall running out with seat 0 ready (holding ``hand`` less its winning
-    tile), seat 1 far from ready in two suits and seat 2 holding every suit (花猪)."""
+    tile), seat 1 far from ready in two suits and seat 2 holding every suit."""
     players = hand.situation.players
     for kind in ("direct", "added", "concealed"):
         kong = Kong(1, kind, 2 if kind == "direct" else None)
@@ -368,14 +365,16 @@ def _judge(
 
 
 def _rule_of(ruleset: Ruleset, p: Payment, result: Settlement) -> tuple[str, ...]:
-    """The rule that made a payment: a win's ``payment``, a kong payment (named in the
-    reason) or the end-of-wall ``settlement``."""
+    """The rule that made a payment: a win's ``payment``, or the payment rule whose reason
+    the payment carries first."""
     if result.wins:
         return ("payment",)
-    for name, spec in (ruleset.get("kong_payments") or {}).items():
-        if p.reasons and p.reasons[0].startswith(f"{display_name(spec.get('name'), name)} ("):
-            return ("kong_payments", name, "amount")
-    return ("settlement",)
+    for name, spec in (ruleset.get("payments") or {}).items():
+        if p.reasons and p.reasons[0] == (
+            spec.get("reason") or display_name(spec.get("name"), name)
+        ):
+            return ("payments", name, "amount")
+    return ("payments",)
 
 
 def table_text(rows: Sequence[Row], players: int) -> str:

@@ -18,6 +18,7 @@ from dsl.problems import Location
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld, Situation
 from interpreter import shapes
+from interpreter.context import build_situation
 from interpreter.scenario import Win
 from interpreter.tiles import RANKS, STANDARD, Tile
 
@@ -152,7 +153,7 @@ def _circumstances(
     rest = list(concealed)
     rest.remove(win_tile)
     keys = shapes.keys_of(STANDARD.counts(concealed))
-    situation = Situation(
+    situation = build_situation(
         keys=keys,
         melds=tuple(melds),
         win_tile=win_tile,
@@ -201,8 +202,8 @@ def deals(ruleset: Ruleset, count: int, seed: int = 0) -> Iterator[Situation]:
             pool = wall
         tiles = rng.sample(pool, size)
         dealer = rng.randrange(players)
-        yield Situation(
-            keys=shapes.keys_of(STANDARD.counts(tiles)),
+        yield build_situation(
+            tiles=tiles,
             winner=dealer if size == 14 else (dealer + 1) % players,
             dealer=dealer,
             players=players,

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from dsl.situation import HandMeld, Situation
+from dsl.situation import HandMeld
 from interpreter import shapes
+from interpreter.context import build_situation
 from interpreter.engine.actions import PASS, Action
 from interpreter.engine.state import EMPTY, Player, Round, tile_name
-from interpreter.tiles import RANKS, STANDARD, Tile
+from interpreter.tiles import RANKS, Tile
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -58,8 +59,8 @@ class Claims(_Base):
             return False
         when = spec[1]
         if when is not None:
-            situation = Situation(
-                keys=(0,) * len(STANDARD.suits), claimer=seat, discarder=discarder, tile=tile,
+            situation = build_situation(
+                claimer=seat, discarder=discarder, tile=tile,
                 dealer=self.dealer, players=self.n, players_in_game=self._in_game(),
                 options=self.rules.options,
             )  # fmt: skip

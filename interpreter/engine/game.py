@@ -4,7 +4,7 @@ A :class:`Game` is created from a ruleset, a seed and the dealer's seat.  It dea
 waits for decisions: ``to_move()`` says whose, ``legal_actions(seat)`` what they may do,
 ``observation(seat)`` what that seat may see, ``apply(action)`` carries one out.  Every
 win is settled by ``interpreter.settle`` from a :class:`~interpreter.scenario.Scenario`
-built here; kong money likewise.  Everything random comes from ``random.Random(seed)``,
+built here; a kong's payments likewise.  Everything random comes from ``random.Random(seed)``,
 so a game is a pure function of (ruleset, options, seed, dealer, decisions), and its event
 list (``events``) is the same, byte for byte, every time.
 
@@ -12,7 +12,7 @@ Phases: ``exchange`` (each seat gives tiles, then they pass in one direction), `
 (定缺 declarations) — both chosen at once, each seat's choice unseen until all have
 chosen — ``turn`` (the player to move has drawn or claimed),
 ``claim`` (others answer a discard, a robbable kong, an exposed last tile, a kong tile),
-``last_offer`` (the last tile(s) offered in turn, 海底漫游), ``last_turn`` (the taker of
+``last_offer`` (the last tile(s) offered in turn), ``last_turn`` (the taker of
 the last tile(s) decides), ``kong_tiles`` (replacement tiles shown apart decide), ``over``.
 
 The parts of a hand live in modules named by what they answer: ``deal`` (the deal and
@@ -30,7 +30,7 @@ from random import Random
 from typing import Any
 
 from dsl.ruleset import Ruleset
-from dsl.situation import Situation
+from interpreter.context import build_situation
 from interpreter.engine.actions import DISCARDS, PASS, Action
 from interpreter.engine.claims import Claims
 from interpreter.engine.deal import Deal, deal_order
@@ -51,7 +51,7 @@ from interpreter.engine.wall import Wall
 from interpreter.engine.wall_end import WallEnd
 from interpreter.engine.wins import Wins
 from interpreter.scenario import Kong
-from interpreter.settle import Settlement, ruleset_memo
+from interpreter.settle import Settlement, ruleset_memo, settle_hand_end
 from interpreter.tiles import RANKS, STANDARD, Tile
 
 _NAME = tile_name
@@ -105,13 +105,13 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         self.claims_made = False
         self.round: Round | None = None
         self.kong_tiles: list[Tile] = []
-        """Tiles shown apart: a kong's replacement tiles, or 海底 tiles taken together."""
+        """Tiles shown apart: a kong's replacement tiles, or last tiles taken together."""
         self.kong_method: Replacement | None = None
         self.last_drawn: list[Tile] = []
         self.offer_passes = 0
         self.birds_taken: list[Tile] = []
         self.kongs: list[Kong] = []
-        """Kongs made whose money their maker still holds (for transfers and refunds)."""
+        """Kongs whose money their maker still holds (payment rules may take it up later)."""
         self.reason = ""
         self.next_dealer = dealer
         """Who deals the next hand, worked out when the hand ends."""
@@ -345,8 +345,8 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         memo = ruleset_memo(self.ruleset, "next dealer")
         key = (self.dealer, winners, discarder)
         if key not in memo:
-            situation = Situation(
-                keys=(0,) * len(STANDARD.suits), dealer=self.dealer, players=self.n,
+            situation = build_situation(
+                dealer=self.dealer, players=self.n,
                 options=self.rules.options, winners=frozenset(winners),
                 winner=winners[0] if winners else self.dealer, discarder=discarder,
             )  # fmt: skip
@@ -359,6 +359,9 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
             self.opening_due = None
         if reason == "wall":
             self._end_of_wall()
+        if self.rules.hand_end:
+            won = frozenset(s for seats, _ in self.win_events for s in seats)
+            self._record(settle_hand_end(self.ruleset, self._scenario((), ()), won))
         self.phase = "over"
         self.round = None
         self.reason = reason

@@ -20,7 +20,7 @@ from dsl.situation import HandMeld, Situation
 from interpreter import prefilter, shapes
 from interpreter.engine.events import option_settings
 from interpreter.scenario import Win
-from interpreter.settle import SettlementError, WinResult, hand_types, refusal
+from interpreter.settle import SettlementError, WinResult, fires, hand_types, worth
 from interpreter.suit_tables import MAX_MELDS, suit_tables
 from interpreter.tiles import RANKS, STANDARD
 
@@ -153,8 +153,6 @@ class Rules:
         self.void_suit = bool(restrictions.get("void_suit", False))
         self.declare_void = bool(restrictions.get("declare_void", False))
         self.must_win_last = int(restrictions.get("must_win_last", 0))
-        requires = restrictions.get("win_requires")
-        self.win_requires = None if _trivial(requires) else requires
         wall_end = rs.get("wall_end") or {}
         self.reserved = int(wall_end.get("reserved", 0))
         self.last_tiles = int(wall_end.get("last_tiles", 0))
@@ -164,20 +162,16 @@ class Rules:
         self.taker_pays = bool(wall_end.get("taker_pays_if_robbed", False))
         self.last_kong_draws = self.last_tiles > 0 and bool(wall_end.get("kong_draws", False))
         self.mode = (rs.get("game_end") or {}).get("mode", "first_win")
-        self.min_value = int((rs.get("scoring") or {}).get("min_value", 0))
         birds = rs.get("birds") or {}
         self.bird_count = birds.get("count") if birds else None
         self.birds_on_last = birds.get("on_last_tile", "last_tiles") if birds else "last_tiles"
         dealer = rs.get("dealer") or {}
         self.first_dealer = dealer.get("first", "random")
         self.next_dealer = dealer.get("next")
-        self.kong_payments = bool(rs.get("kong_payments"))
-        settlement = rs.get("settlement") or {}
-        checks = (settlement.get("ready_check") or {}, settlement.get("flower_pig") or {})
-        self.end_checks = bool(settlement.get("refund") or any(c.get("enabled") for c in checks))
-        """Whether a drawn end has checks (查叫, 花猪, 退税)."""
-        self.transfer = bool(settlement.get("transfer"))
-        """Whether a win on a kong's discard takes that kong's money (呼叫转移)."""
+        self.kong_payments = fires(rs, "kong")
+        self.end_checks = fires(rs, "wall_end")
+        """Whether payment rules fire when the wall runs out with players still in."""
+        self.hand_end = fires(rs, "hand_end")
         self.opening_hands = bool((rs.get("opening_hands") or {}).get("allowed", False))
         hands: Mapping[str, Any] = rs.get("hands") or {}
         self.shape_free = tuple(
@@ -224,14 +218,8 @@ class Rules:
             or not any(when(situation) for when in self.shape_free)
         ):
             return None
-        if (self.void_suit or void is not None or self.win_requires is not None) and refusal(
-            situation, void, self.void_suit, len(self.suits), self.win_requires
-        ):
-            return None
-        result = self.hand_types(situation)
-        if result is None or result.total < self.min_value:
-            return None
-        return result.total
+        result = worth(self.ruleset, situation, void)
+        return None if result is None else result.total
 
     def hand_types(self, situation: Situation) -> WinResult | None:
         assert situation.win_tile is not None

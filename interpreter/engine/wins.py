@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 from dsl.situation import HandMeld, Situation
 from interpreter import prefilter, shapes
+from interpreter.context import build_situation
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import _NOWHERE
 from interpreter.engine.state import EMPTY, tile_name
 from interpreter.scenario import Kong, Scenario, Unfinished, Win
 from interpreter.settle import Settlement, settle
-from interpreter.tiles import STANDARD, Tile
+from interpreter.tiles import Tile
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -39,7 +40,7 @@ class Wins(_Base):
         self, seat: int, keys: tuple[int, ...], melds: tuple[HandMeld, ...], tile: Tile,
         discarder: int | None, context: frozenset[str], first: bool,
     ) -> Situation:  # fmt: skip
-        return Situation(
+        return build_situation(
             keys=keys,
             melds=melds,
             win_tile=tile,
@@ -118,7 +119,7 @@ class Wins(_Base):
         return None
 
     def _kong_tile_wins(self, seat: int) -> list[Tile]:
-        """The tiles shown apart (kong tiles, 海底 tiles taken together) that win for ``seat``."""
+        """The tiles shown apart (kong tiles, last tiles taken together) that win for ``seat``."""
         discarder = self._shown_discarder()
         ctx = self.draw_ctx
         return [
@@ -128,7 +129,7 @@ class Wins(_Base):
         ]
 
     def _shown_discarder(self) -> int | None:
-        """Who pays as discarder for a win on tiles shown apart: nobody for 海底 tiles or a
+        """Who pays as discarder for a win on tiles shown apart: nobody for the last tiles or a
         replacement counted as a self-draw, else the player who gave the kong."""
         if self.phase == "last_turn" or self.kong_self_draw:
             return None
@@ -163,8 +164,8 @@ class Wins(_Base):
         count_expr = self.rules.bird_count
         if count_expr is None:
             return ()
-        base = Situation(
-            keys=(0,) * len(STANDARD.suits), dealer=self.dealer, players=self.n,
+        base = build_situation(
+            dealer=self.dealer, players=self.n,
             options=self.rules.options, winner=first_seat, discarder=discarder,
         )  # fmt: skip
         count = int(count_expr(base))
@@ -221,12 +222,12 @@ class Wins(_Base):
         left_after = len(self._in_game()) - (len(winners) if r.mode == "until_one_left" else 0)
         ends = r.mode == "first_win" or (r.mode == "until_one_left" and left_after <= 1)
         birds = self._birds(winners[0], discarder, context, ends)
-        # On the discard that followed a kong, its money may move to the winner (呼叫转移).
+        # On the discard that followed a kong, a payment rule may take up its money.
         last_kong = tuple(
             k for k in self.kongs[-1:] if "kong_discard" in context and k.seat == discarder
         )
         settlement = settle(self.ruleset, self._scenario(tuple(wins), birds, paid_kongs=last_kong))
-        if last_kong and r.transfer:  # its money has gone to the winner: nothing left to refund
+        if last_kong and settlement.taken:  # its money has moved on: nothing left to take up
             self.kongs.pop()
         apart = {}
         if seat_tiles and any(won != tiles for won in seat_tiles.values()):

@@ -308,7 +308,8 @@ ERRORS = [
     (
         "payer",
         "payer is not available in section hands (only in opening_payment, payment, "
-        "bird_multiplier, settlement)",
+        "bird_multiplier, payments_win_each, payments_kong_each, payments_opening_hand_each, "
+        "payments_wall_end_each, payments_hand_end_each, adjustment)",
         "a name of this section",
         None,
         0,
@@ -317,7 +318,8 @@ ERRORS = [
     (
         "hits(winner)",
         "hits is not available in section hands "
-        "(only in opening_payment, payers, payment, bird_multiplier)",
+        "(only in opening_payment, payers, payment, bird_multiplier, payments_win, "
+        "payments_win_each, payments_opening_hand, payments_opening_hand_each)",
         "a function of this section",
         None,
         0,

@@ -55,7 +55,8 @@ def test_every_rule_cites_a_source(ruleset_id: str) -> None:
     entries = [
         *rs.hands.values(),
         *rs.modifiers.values(),
-        *rs.kong_payments.values(),
+        *rs.payments.values(),
+        *rs.adjustments.values(),
         *rs.opening_hands.hands.values(),
         *rs.kongs.replacement.values(),
     ]

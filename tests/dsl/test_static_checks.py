@@ -60,13 +60,20 @@ def problems(path: Path) -> list[str]:
         ),
         # The next dealer is chosen from the first win alone: who is still in is not known.
         ("dealer:\n  next: min(others)\n", 5, 13, "others is not available in section dealer"),
-        # A kong made without a discard has no provider.
+        # A payment rule at a kong sees no win; its amount is per payer, its payers are not.
         (
-            "kong_payments:\n  rain:\n    kind: concealed\n    payers: '{provider}'\n"
+            "payments:\n  rain:\n    at: kong\n    payers: '{winner}'\n    payees: '{kong_seat}'\n"
             "    amount: 2\n    source: house rule\n",
             7,
             15,
-            "provider is not available in section own_kong_payments (only in kong_payments)",
+            "winner is not available in section payments_kong",
+        ),
+        (
+            "payments:\n  rain:\n    at: kong\n    payers: '{payer}'\n    payees: '{kong_seat}'\n"
+            "    amount: 2\n    source: house rule\n",
+            7,
+            15,
+            "payer is not available in section payments_kong (only in",
         ),
         (
             "opening_hands:\n  hands:\n    sixi:\n      value: hits(winner)\n",

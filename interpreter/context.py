@@ -1,0 +1,36 @@
+"""The situation a ruleset's expressions are evaluated in, built one way for every caller.
+
+Settlement, the engine, the bots, advice and the checker all ask expressions about a hand
+or about the table.  :func:`build_situation` builds what they ask from plain facts: the hand's
+tiles (or its per-suit keys; none for a question about the table), how it was won as
+context words (``kong_draw``, ``last_tile`` ...), seats and options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from dsl.situation import Situation
+from interpreter import shapes
+from interpreter.tiles import STANDARD, Tile
+
+CONTEXTS = ("kong_draw", "kong_discard", "robbing_kong", "last_tile", "first_turn", "opening")
+"""The words of how a hand was won, each a yes/no fact of the situation."""
+
+_NO_HAND = (0,) * len(STANDARD.suits)
+
+
+def build_situation(
+    *,
+    tiles: Sequence[Tile] | None = None,
+    keys: tuple[int, ...] | None = None,
+    context: Iterable[str] = (),
+    **facts: Any,
+) -> Situation:
+    """The situation of a hand holding ``tiles`` (or ``keys``; neither: a question about
+    the table), won as ``context`` says, with the other ``facts`` (seats, options ...)."""
+    if keys is None:
+        keys = _NO_HAND if tiles is None else shapes.keys_of(STANDARD.counts(tiles))
+    flags = {word: True for word in context if word in CONTEXTS}
+    return Situation(keys=keys, **flags, **facts)
