@@ -1,0 +1,1 @@
+"""Migration steps: each rewrites a ruleset document of one format into the next, in place."""
