@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 _PRIVATE = {"draw", "replacement"}
 """Events whose tiles only their seat sees."""
 _VERBS = {"discard": "discard", "win": "WIN (胡)", "kong": "kong (杠)", "pung": "pung (碰)",
-          "chow": "chow (吃)", "pass": "pass", "take": "take the last tile (海底)",
+          "chow": "chow (吃)", "pass": "pass", "take": "take the last tile",
           "void": "void suit (定缺)", "exchange": "exchange (换三张)"}  # fmt: skip
 
 

@@ -81,14 +81,14 @@ class Scenario:
     in_game: frozenset[int]
     """Seats still playing when the wins happen (all, unless some already won and left)."""
     unfinished: tuple[Unfinished, ...]
-    """Players still in when the wall ran out, for the end-of-wall checks (查叫, 花猪)."""
+    """Players still in when the wall ran out, for the payment rules at ``wall_end``."""
     raw: dict[str, Any]
     """The plain data of the file, test-only keys included."""
     dealers: frozenset[int] = frozenset()
     """Every seat dealing this hand: the dealer, and more under several-dealer rules (通庄)."""
     paid_kongs: tuple[Kong, ...] = ()
     """Kongs whose money was paid earlier (in play, when each was made): not paid again, but
-    their money can be transferred to a winner (呼叫转移) or refunded at the end (退税)."""
+    a payment rule ``over: kong`` may take their money up (move it to a winner, return it)."""
 
     def __post_init__(self) -> None:
         if not self.dealers:

@@ -26,7 +26,7 @@ likely-ready opponent.  It plays as the efficiency bot while no opponent's threa
 ``push`` defaults to 2: a near hand is the best defence (winning ends the danger, and a
 dodged discard often only leaves the ready player to draw its tile).  Where play goes on
 after a win, ``push`` 0 folds near hands too and stays in play to the end, which pays only
-while someone at the table is left a flower pig (花猪) or not ready (docs/AGENTS.md).
+while someone at the table is left to pay at the wall's end (a seat not ready) (docs/AGENTS.md).
 Claims that open the hand are declined while a threat is high and the hand is two or more
 tiles from ready.
 

@@ -15,7 +15,7 @@ Decisions, in order:
   default: when the hand is no further from ready afterwards);
   ``kong_option`` picks the replacement draw by its index among those offered (0: the
   first the ruleset lists);
-- **take** the last tile (海底) only when ready; **void** (定缺) the suit held least.
+- **take** the last tile(s) only when ready; **void** (定缺) the suit held least.
 
 Parameters: ``seed`` (kept for the contract; the bot has no randomness), ``kong_policy``,
 ``kong_option``.  A fallback ``ruleset`` may be given for observations without one.

@@ -1,7 +1,7 @@
 """Actions a seat may take.  One small immutable value each, comparable and hashable.
 
 ``kind`` is one of ``discard``, ``win``, ``kong``, ``pung``, ``chow``, ``pass``, ``take``
-(the last tile(s), 海底), ``void`` (declare a void suit, 定缺), ``exchange`` (the tiles
+(the last tile(s)), ``void`` (declare a void suit, 定缺), ``exchange`` (the tiles
 given in the exchange after the deal, as ``option`` in notation:
 ``Action("exchange", option="239m")``).  ``tile`` is the tile
 concerned (for a chow its lowest tile; -1 when none), ``option`` names a choice the ruleset

@@ -1,4 +1,4 @@
-"""Kongs: which may be made, how they are made (robbable or not, kong money), and the
+"""Kongs: which may be made, how they are made (robbable or not, paid for), and the
 replacement draw the ruleset names (from the tail, the front, a stack chosen by dice; one
 tile into the hand, or several shown apart and discarded when unused)."""
 
@@ -30,7 +30,8 @@ _LAST = frozenset(("last_tile",))
 
 
 def kong_context(rep: Replacement | None, name: str) -> frozenset[str]:
-    """``{name}`` for a win that ``rep`` makes a kong win (杠上花, 杠上炮, 抢杠), else none."""
+    """``{name}`` for a win that ``rep`` makes a kong win (on its replacement, the discard
+    after it, its robbed tile), else none."""
     return _CONTEXTS[name] if rep is None or rep.counts_as_kong else EMPTY
 
 

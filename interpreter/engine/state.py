@@ -94,7 +94,7 @@ class Player:
 @dataclass
 class Round:
     """Others answering one tile: a discard, a robbable kong, a last tile, a kong tile; or,
-    in a joint round, several at once (``tiles``: the 开杠 tiles, 海底 tiles taken together)."""
+    in a joint round, several at once (``tiles``: the 开杠 tiles, last tiles taken together)."""
 
     tile: Tile
     discarder: int

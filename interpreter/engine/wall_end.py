@@ -1,5 +1,5 @@
-"""The end of the wall: the last tile(s) offered in turn (海底, 海底漫游), and the ruleset's
-checks when the wall runs out with players still in (查叫, 花猪, 退税)."""
+"""The end of the wall: the last tile(s) offered in turn, and the ruleset's
+payment rules when the wall runs out with players still in."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ class WallEnd(_Base):
 
     def _last_tiles_turn(self, seat: int, action: Action) -> None:
         """The taker of several last tiles wins on those that win for him, or all are
-        exposed and others may win on them in one round (抢海底)."""
+        exposed and others may win on them in one round."""
         if action.kind == "win":
             tiles = tuple(self._kong_tile_wins(seat))
             self._win((seat,), tiles, None, self.draw_ctx, "last_tiles")
@@ -111,11 +111,11 @@ class WallEnd(_Base):
         self._offer(self._order_from(taker)[0] if len(self._in_game()) > 1 else taker)
 
     def _end_of_wall(self) -> None:
-        """The wall ran out with players still in: the ruleset's end checks (查叫, 花猪, 退税).
+        """The wall ran out with players still in: the ruleset's payment rules at ``wall_end``.
 
         The kongs of the players still in go with it as already paid (by the seats in the
-        hand when each was made, winners since included), for the refunds; a kong whose money
-        went to a winner (呼叫转移) is no longer among them.
+        hand when each was made, winners since included), for rules that take up kong
+        money; a kong whose money a rule took up at a win is no longer among them.
         """
         if not self.rules.end_checks:
             return
