@@ -89,13 +89,10 @@ class Situation:
     bird_hits: Mapping[int, int] = field(default_factory=dict)
     tile: Tile | None = None
     tileset: TileSet = STANDARD
-    kong_kind: str | None = None
-    amount: int = 0
-    """A payment's amount before the adjustment being evaluated."""
-    earlier: tuple[int, int, int] | None = None
-    """The earlier payment (payer, payee, amount) a payment rule with ``over`` is taking up."""
-    table: Any = None
-    """Settlement's view of every seat's hand (ready, suits, what it could win), where known."""
+    settling: Mapping[str, Any] | None = None
+    """What settlement knows beyond the hand, by name: ``kong_kind``, a payment's ``amount``
+    before an adjustment, the ``earlier`` payment (payer, payee, amount) a rule ``over``
+    takes up, the ``table`` of hands still in (ready, suits, what each could win)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.players <= 8:

@@ -344,16 +344,23 @@ KONG_MADE = (
         "kong_kind",
         Type("kong kind", values=KONG_KINDS),
         "which kong: on a discard (exposed), a pung plus the fourth (added), four concealed",
-        lambda s: s.kong_kind,
+        lambda s: _settling(s, "kong_kind"),
     ),
 )
 
 
+def _settling(s: Situation, name: str) -> Any:
+    found = (s.settling or {}).get(name)
+    if found is None:
+        raise EvaluationError(f"{name} has no value here", 0, 0)
+    return found
+
+
 def _earlier(index: int) -> Callable[[Situation], int]:
     def read(s: Situation) -> int:
-        if s.earlier is None:
+        if (s.settling or {}).get("earlier") is None:
             raise EvaluationError("no earlier payment here: the rule has no 'over'", 0, 0)
-        return s.earlier[index]
+        return s.settling["earlier"][index]
 
     return read
 
@@ -365,7 +372,12 @@ EARLIER = (
 )
 
 AMOUNT = (
-    NameEntry("amount", INT, "the payment's amount before this adjustment", lambda s: s.amount),
+    NameEntry(
+        "amount",
+        INT,
+        "the payment's amount before this adjustment",
+        lambda s: _settling(s, "amount"),
+    ),
 )
 
 
@@ -537,9 +549,9 @@ def _seats_where(s: Situation, seats: Iterable[int], test: Callable) -> frozense
 
 
 def _table(s: Situation) -> Any:
-    if s.table is None:
+    if (s.settling or {}).get("table") is None:
         raise EvaluationError("the hands of the players still in are not known here", 0, 0)
-    return s.table
+    return s.settling["table"]
 
 
 PAYMENT_FUNCTIONS = (

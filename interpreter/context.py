@@ -32,5 +32,6 @@ def build_situation(
     the table), won as ``context`` says, with the other ``facts`` (seats, options ...)."""
     if keys is None:
         keys = _NO_HAND if tiles is None else shapes.keys_of(STANDARD.counts(tiles))
-    flags = {word: True for word in context if word in CONTEXTS}
-    return Situation(keys=keys, **flags, **facts)
+    if context:
+        facts.update((word, True) for word in context if word in CONTEXTS)
+    return Situation(keys, **facts)

@@ -153,11 +153,32 @@ def fires(ruleset: Ruleset, moment: str) -> bool:
     return bool(_rules(ruleset, moment))
 
 
-def _rules(ruleset: Ruleset, moment: str) -> list[tuple[str, Mapping[str, Any]]]:
+@dataclass(frozen=True)
+class _Rule:
+    """A payment rule as settlement applies it, read once per ruleset."""
+
+    reason: str
+    over: bool
+    together: bool
+    when: Any
+    payers: Any
+    payees: Any
+    amount: Any
+
+
+def _rules(ruleset: Ruleset, moment: str) -> list[_Rule]:
     memo = ruleset_memo(ruleset, "payment rules")
     if moment not in memo:
         memo[moment] = [
-            (name, spec)
+            _Rule(
+                spec.get("reason") or display_name(spec.get("name"), name),
+                spec.get("over", "none") != "none",
+                bool(spec.get("together")),
+                spec["when"],
+                spec["payers"],
+                spec["payees"],
+                spec["amount"],
+            )
             for name, spec in (ruleset.get("payments") or {}).items()
             if spec.get("enabled", True) and spec["at"] == moment
         ]
@@ -178,42 +199,50 @@ def fire(
     it pays moves money already adjusted: it is not adjusted again."""
     made: list[Payment] = []
     taken = set() if taken is None else taken
-    for name, spec in _rules(ruleset, moment):
-        reason = spec.get("reason") or display_name(spec.get("name"), name)
-        if spec.get("over", "none") == "none":
-            if spec["when"](situation):
-                made.extend(adjust(ruleset, moment, situation, _pairs(spec, situation, reason)))
+    for rule in _rules(ruleset, moment):
+        if not rule.over:
+            if rule.when(situation):
+                made.extend(adjust(ruleset, moment, situation, _pairs(rule, situation)))
             continue
         sums: dict[tuple[int, int], int] = {}
         mine = set()
         for earlier in held:
             if id(earlier) in taken:
                 continue
-            one = replace(situation, earlier=(earlier.payer, earlier.payee, earlier.amount))
-            if not spec["when"](one):
+            one = _with(situation, earlier=(earlier.payer, earlier.payee, earlier.amount))
+            if not rule.when(one):
                 continue
             mine.add(id(earlier))
-            for p in _pairs(spec, one, reason):
-                if spec.get("together"):
+            for p in _pairs(rule, one):
+                if rule.together:
                     sums[(p.payer, p.payee)] = sums.get((p.payer, p.payee), 0) + p.amount
                 else:
                     made.append(p)
-        made.extend(Payment(a, b, amount, (reason,)) for (a, b), amount in sums.items() if amount)
+        made.extend(Payment(a, b, n, (rule.reason,)) for (a, b), n in sums.items() if n)
         taken |= mine
     return made
 
 
-def _pairs(spec: Mapping[str, Any], situation: Situation, reason: str) -> list[Payment]:
+def _with(situation: Situation, **known: Any) -> Situation:
+    """``situation`` knowing more for settlement (``known``; ``payer``, ``payee`` as seats)."""
+    seats = {k: known.pop(k) for k in ("payer", "payee") if k in known}
+    return replace(situation, settling={**(situation.settling or {}), **known}, **seats)
+
+
+def _pairs(rule: _Rule, situation: Situation) -> list[Payment]:
     """One payment from each payer to each payee (none to itself, none of 0)."""
-    made = []
-    payees = sorted(spec["payees"](situation))
-    for payer in sorted(spec["payers"](situation)):
+    made: list[Payment] = []
+    payers = sorted(rule.payers(situation))
+    if not payers:
+        return made
+    payees = sorted(rule.payees(situation))
+    for payer in payers:
         for payee in payees:
             if payee == payer:
                 continue
-            amount = int(spec["amount"](replace(situation, payer=payer, payee=payee)))
+            amount = int(rule.amount(replace(situation, payer=payer, payee=payee)))
             if amount:  # a negative one too, for the checker to show
-                made.append(Payment(payer, payee, amount, (reason,)))
+                made.append(Payment(payer, payee, amount, (rule.reason,)))
     return made
 
 
@@ -221,18 +250,21 @@ def adjust(
     ruleset: Ruleset, moment: str, situation: Situation, payments: Sequence[Payment]
 ) -> list[Payment]:
     """``payments`` made at ``moment``, each changed by the ruleset's adjustments in order."""
-    rules = [
-        (display_name(spec.get("name"), name), spec)
-        for name, spec in (ruleset.get("adjustments") or {}).items()
-        if spec.get("enabled", True) and moment in spec["at"]
-    ]
-    if not rules:
+    memo = ruleset_memo(ruleset, "adjustments")
+    if moment not in memo:
+        memo[moment] = [
+            (display_name(spec.get("name"), name), spec)
+            for name, spec in (ruleset.get("adjustments") or {}).items()
+            if spec.get("enabled", True) and moment in spec["at"]
+        ]
+    rules = memo[moment]
+    if not rules or not payments:
         return list(payments)
     made = []
     for p in payments:
         amount, reasons = p.amount, list(p.reasons)
         for label, spec in rules:
-            one = replace(situation, payer=p.payer, payee=p.payee, amount=amount)
+            one = _with(situation, amount=amount, payer=p.payer, payee=p.payee)
             new = int(spec["amount"](one))
             if new != amount:
                 reasons.append(f"{label} {new - amount:+d}")
@@ -527,7 +559,7 @@ def _at_kong(ruleset: Ruleset, scenario: Scenario, kong: Kong) -> list[Payment]:
         players_in_game=scenario.in_game if kong.in_game is None else kong.in_game,
         kong_seat=kong.seat,
         provider=kong.provider,
-        kong_kind=KONG_KIND[kong.kind],
+        settling={"kong_kind": KONG_KIND[kong.kind]},
     )
     return fire(ruleset, "kong", situation)
 
@@ -537,7 +569,9 @@ def _at_wall_end(ruleset: Ruleset, scenario: Scenario) -> Situation:
     still_in = frozenset(h.seat for h in scenario.unfinished)
     end = replace(scenario, in_game=still_in, wins=(), birds=(), bird_dice=())
     table = _Hands(ruleset, end, {h.seat: h for h in scenario.unfinished})
-    return _table(scenario, ruleset.option_values, players_in_game=still_in, table=table)
+    return _table(
+        scenario, ruleset.option_values, players_in_game=still_in, settling={"table": table}
+    )
 
 
 class _Hands:
@@ -548,6 +582,7 @@ class _Hands:
         self.scenario = scenario
         self.hands = hands
         self.waits: dict[int, list[Tile]] = {}
+        self.held_suits: dict[int, frozenset[int]] = {}
 
     def hand(self, seat: int) -> Unfinished:
         if seat not in self.hands:
@@ -555,15 +590,21 @@ class _Hands:
         return self.hands[seat]
 
     def suits(self, seat: int) -> frozenset[int]:
-        hand = self.hand(seat)
-        tiles = (*hand.concealed, *(t for m in hand.melds for t in m.tiles))
-        return frozenset(t // RANKS for t in tiles)
+        if seat not in self.held_suits:
+            hand = self.hand(seat)
+            tiles = (*hand.concealed, *(t for m in hand.melds for t in m.tiles))
+            self.held_suits[seat] = frozenset(t // RANKS for t in tiles)
+        return self.held_suits[seat]
 
     def winning_tiles(self, seat: int) -> list[Tile]:
         """The tiles on which the hand would win: a hand type, and the restrictions allow it."""
         if seat not in self.waits:
             hand = self.hand(seat)
-            found = []
+            found: list[Tile] = []
+            void_suit, suits, _, _ = _restrictions(self.ruleset)
+            if void_suit and len(self.suits(seat)) >= suits:  # no tile takes a suit away
+                self.waits[seat] = found
+                return found
             for tile in shapes.waits(shapes.keys_of(STANDARD.counts(hand.concealed)), "quads"):
                 try:
                     self.win(hand, tile, None)
