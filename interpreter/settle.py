@@ -11,6 +11,7 @@ runs out; the rules when the hand ends; every payment adjusted as it is made.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -224,9 +225,17 @@ def fire(
 
 
 def _with(situation: Situation, **known: Any) -> Situation:
-    """``situation`` knowing more for settlement (``known``; ``payer``, ``payee`` as seats)."""
-    seats = {k: known.pop(k) for k in ("payer", "payee") if k in known}
-    return replace(situation, settling={**(situation.settling or {}), **known}, **seats)
+    """``situation`` knowing more for settlement (``known``; ``payer``, ``payee`` as seats).
+
+    A copy with those fields set: nothing derived from the hand depends on them, so the
+    facts already worked out stay (and the copy costs far less than ``replace``)."""
+    new = copy.copy(situation)
+    for seat in ("payer", "payee"):
+        if seat in known:
+            object.__setattr__(new, seat, known.pop(seat))
+    if known:
+        object.__setattr__(new, "settling", {**(situation.settling or {}), **known})
+    return new
 
 
 def _pairs(rule: _Rule, situation: Situation) -> list[Payment]:
@@ -240,7 +249,7 @@ def _pairs(rule: _Rule, situation: Situation) -> list[Payment]:
         for payee in payees:
             if payee == payer:
                 continue
-            amount = int(rule.amount(replace(situation, payer=payer, payee=payee)))
+            amount = int(rule.amount(_with(situation, payer=payer, payee=payee)))
             if amount:  # a negative one too, for the checker to show
                 made.append(Payment(payer, payee, amount, (rule.reason,)))
     return made
