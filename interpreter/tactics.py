@@ -298,7 +298,7 @@ class Tactics:
         first = self.rulesets[0].about
         others = self.players - 1
         lines = [
-            f"each value played by one seat against {others} {self.field} bots, in every seat "
+            f"each value played by one seat against {others} {self.field} bots, in every seat,",
             f"on the same {self.walls:,} walls ({self.walls * self.players:,} hands a value), "
             f"master seed {first['master_seed']}, mjrules {first['mjrules_version']}",
             f"bots: {self.field}, the policy's parameter changed at the seat played; the figures "
@@ -338,7 +338,7 @@ class Tactics:
         lines = [
             "which policy pays under which rules: points per hand against the policy's first "
             "value [95% CI]",
-            pad("policy", width) + "".join(f"{i:<{col}}" for i in ids),
+            (pad("policy", width) + "".join(f"{i:<{col}}" for i in ids)).rstrip(),
         ]
         for k, name in enumerate(names):
             cells = []
@@ -349,7 +349,7 @@ class Tactics:
                 else:
                     mark = " *" if row.effect.significant else ""
                     cells.append(show_effect("points", row.effect.estimate) + mark)
-            lines.append(pad(name, width) + "".join(f"{c:<{col}}" for c in cells))
+            lines.append((pad(name, width) + "".join(f"{c:<{col}}" for c in cells)).rstrip())
         return lines
 
 

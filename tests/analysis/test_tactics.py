@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from interpreter.cli import cli
+from interpreter.summary import package_version
 from tests.simulate.conftest import mjrules
 
 QQ, BLOG5 = "changsha/qq2014", "sichuan/blog5"
@@ -49,11 +50,11 @@ def test_a_policy_table_across_rulesets_and_its_reuse(results_folder):
     first = mjrules(*args)
     assert first.returncode == 0, first.stderr
     lines = first.stdout.splitlines()
-    assert lines[0].startswith(
-        "each value played by one seat against 3 efficiency bots, in "
-        "every seat on the same 4 walls (16 hands a value), master seed 1"
-    )
-    assert lines[3] == "* significant at 5% after Holm's correction for 2 differences"
+    assert lines[:2] == [
+        "each value played by one seat against 3 efficiency bots, in every seat,",
+        f"on the same 4 walls (16 hands a value), master seed 1, mjrules {package_version()}",
+    ]
+    assert lines[4] == "* significant at 5% after Holm's correction for 2 differences"
     table = lines[lines.index("which policy pays under which rules: points per hand against the "
                               "policy's first value [95% CI]") + 1:]  # fmt: skip
     assert table[0].split() == ["policy", QQ, BLOG5]
