@@ -68,15 +68,23 @@ def test_a_policy_table_across_rulesets_and_its_reuse(results_folder):
     assert f"4 walls of {QQ} read from the results in {results_folder}" in again.stderr
 
 
-def test_the_same_table_on_one_worker_or_two():
+def test_the_same_table_on_one_worker_two_or_dask():
+    from distributed import Client, LocalCluster
+
     from interpreter.compare import Setting
     from interpreter.tactics import tactics
 
-    def run(workers):
+    def run(**where):
         return tactics([Setting(QQ)], ["kong_policy=always,never"], "efficiency", 6, 4,
-                       workers=workers, progress=False).to_json()  # fmt: skip
+                       progress=False, **where).to_json()  # fmt: skip
 
-    assert run(1) == run(2)
+    one = run(workers=1)
+    assert run(workers=2) == one
+    with (
+        LocalCluster(n_workers=1, threads_per_worker=2, processes=False) as cluster,
+        Client(cluster) as client,
+    ):
+        assert run(scheduler=client) == one
 
 
 @pytest.mark.parametrize(
