@@ -837,11 +837,12 @@ def tactics(
 ) -> None:
     """Which playing policy pays under which rules: bot parameters in duplicate format.
 
-    A policy is a parameter of the bot given by --agents (kong_policy, kong_option; value:
-    value_threshold, claim_margin, self_draw_share, hazard; defensive: defence, push) and
-    its values.  On each of --games walls (dealt as simulate deals hand i) every value is
-    played by one seat, in every seat in turn, the others by the --agents bot unchanged:
-    the same tiles, seats and opponents for every value.  It prints each value's points per
+    A policy is a parameter of the bot given by --agents (efficiency: kong_policy,
+    kong_option, claims; value: value_threshold, claim_margin, self_draw_share, hazard;
+    defensive: defence, push and the efficiency bot's) and its values.  On each of --games
+    walls (dealt as simulate deals hand i) every value is played by one seat, in every seat
+    in turn, the others by the --agents bot unchanged: the same tiles, seats and opponents
+    for every value.  It prints each value's points per
     hand with a 95% CI and its paired difference from the policy's first value, * where
     significant at 5% after Holm's correction over every difference; with several
     rulesets, also a policy × ruleset table.  --set and --preset apply to every ruleset.

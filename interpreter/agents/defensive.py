@@ -72,8 +72,9 @@ class DefensiveAgent(EfficiencyAgent):
         kong_policy: str = "no_worse",
         kong_option: int = 0,
         ruleset: Ruleset | None = None,
+        claims: str = "helps",
     ) -> None:
-        super().__init__(seed, kong_policy, kong_option, ruleset)
+        super().__init__(seed, kong_policy, kong_option, ruleset, claims)
         if not 0.0 <= float(defence) <= 1.0:
             raise ValueError(f"defence {defence}: expected a number from 0 to 1")
         self.defence = float(defence)
