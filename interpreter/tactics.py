@@ -287,10 +287,14 @@ class Tactics:
                 {"ruleset": r.about["ruleset"], "ruleset_hash": r.about["ruleset_hash"],
                  "options": json.loads(r.about["options"]),
                  "preset": r.about["preset"] or None,
-                 "rows": [row.to_json() for row in r.rows]}
+                 "rows": [{**row.to_json(), "agent": self._agent(row)} for row in r.rows]}
                 for r in self.rulesets
             ],
         }  # fmt: skip
+
+    def _agent(self, row: Row) -> str:
+        """The bot that played the value at its seat."""
+        return Policy(row.policy, ()).agent(self.field, row.value)
 
     def to_text(self) -> str:
         from interpreter.compare import _side_text

@@ -38,6 +38,7 @@ def test_folding_every_hand_costs_in_sichuan(tmp_path):
     rows = _rows(ruleset)
     first, folding = rows["defence=0"], rows["defence=1"]
     assert first["reference"] and "difference" not in first
+    assert folding["agent"] == "defensive:push=0,defence=1"
     diff = folding["difference"]
     assert diff["significant"] and diff["ci95"][1] < 0
     assert diff["diff"] == pytest.approx(folding["points_per_hand"] - first["points_per_hand"])
