@@ -115,11 +115,10 @@ class Policy:
     def agent(self, field: str, value: str) -> str:
         """The field bot with this parameter set to ``value``."""
         base, _, spec = field.partition(":")
-        params = dict(
-            (k.strip(), v.strip())
-            for k, _, v in (item.partition("=") for item in filter(None, spec.replace(";", ",")
-                                                                   .split(",")))
-        )  # fmt: skip
+        params = {}
+        for item in filter(None, spec.replace(";", ",").split(",")):
+            key, _, text = item.partition("=")
+            params[key.strip()] = text.strip()
         params[self.name] = value
         return f"{base}:" + ",".join(f"{k}={v}" for k, v in params.items())
 
@@ -246,10 +245,12 @@ def play_ruleset(
     about = sim.spec_provenance(spec)
     duplicate = DuplicateSpec(spec.ruleset, spec.settings, spec.preset, seed, field, agents)
     inputs = {**about, "agents": json.dumps(list(agents)), "field": field}
-    table = results.load(cache, "tactics", inputs, walls) if cache is not None else None
-    if table is not None:
-        reused(f"{walls:,} walls of {about['ruleset']}", cache, progress)  # type: ignore[arg-type]
-    else:
+    table = None
+    if cache is not None:
+        table = results.load(cache, "tactics", inputs, walls)
+        if table is not None:
+            reused(f"{walls:,} walls of {about['ruleset']}", cache, progress)
+    if table is None:
         parts: list[dict[str, Any]] = []
         players = len(spec.agents)
         sim.run_to(duplicate, walls, players, parts.extend, workers, scheduler, None, progress,
