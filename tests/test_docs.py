@@ -12,7 +12,8 @@ the code on PYTHONPATH.
   command that plays hands without ``--games`` is given ``GAMES``),
   and ``simulate``, ``compare``, ``sweep`` and ``tactics`` on one worker unless ``--workers``
   is given (the rows are the same for any number of workers; starting a pool costs more than
-  these few hands).  Results are kept in the working folder, not the user's cache.
+  these few hands); ``tactics`` plays each value in every seat of a wall, so it gets at most
+  ``GAMES // 4`` walls.  Results are kept in the working folder, not the user's cache.
 - A block preceded by ``<!-- not run: REASON -->`` is not run (say why; keep them few).
 - The working folder holds a copy of ``docs/scenarios``, the example files the docs settle.
 """
@@ -94,6 +95,9 @@ def commands(text: str) -> list[tuple[list[str], str | None]]:
                 if args[:1] in (["simulate"], ["compare"], ["sweep"], ["tactics"]):
                     args += [] if "--games" in args else ["--games", str(GAMES)]
                     args += [] if "--workers" in args else ["--workers", "1"]
+                if args[0] == "tactics":
+                    at = args.index("--games") + 1
+                    args[at] = str(min(int(args[at]), GAMES // 4))
                 out.append((args, "" if session else None))
     if expected and out:
         out[-1] = (out[-1][0], "\n".join(expected) + "\n")
@@ -167,4 +171,7 @@ def test_the_collector_sees_the_examples() -> None:
     assert args[0] == "settle" and expected and expected.startswith("ruleset")
     assert commands("pip install . && mjrules simulate x --games 2000  # note\n") == [
         (["simulate", "x", "--games", str(GAMES), "--workers", "1"], None)
+    ]
+    assert commands("mjrules tactics x --policy p=1,2 --games 100\n") == [
+        (["tactics", "x", "--policy", "p=1,2", "--games", str(GAMES // 4), "--workers", "1"], None)
     ]
