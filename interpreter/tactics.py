@@ -18,6 +18,7 @@ correction over every difference reported (all policies, all rulesets).
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -113,12 +114,18 @@ class Policy:
     values: tuple[str, ...]
 
     def agent(self, field: str, value: str) -> str:
-        """The field bot with this parameter set to ``value``."""
+        """The field bot with this parameter set to ``value``: the field itself where that is
+        the bot's default (so that its seatings, all alike, are played once a wall)."""
+        from interpreter.agents import AGENTS, PARAMS
+
         base, _, spec = field.partition(":")
         params = {}
         for item in filter(None, spec.replace(";", ",").split(",")):
             key, _, text = item.partition("=")
             params[key.strip()] = text.strip()
+        default = inspect.signature(AGENTS[base]).parameters[self.name].default
+        if self.name not in params and PARAMS[base][self.name].check(self.name, value) == default:
+            return field
         params[self.name] = value
         return f"{base}:" + ",".join(f"{k}={v}" for k, v in params.items())
 

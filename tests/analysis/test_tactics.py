@@ -123,3 +123,16 @@ def test_help_names_the_parameters():
     said = " ".join(result.output.split())
     for words in ("kong_policy", "claim_margin", "defence", "duplicate format", "--cache"):
         assert words in said
+
+
+def test_a_value_is_played_by_the_field_bot_with_that_parameter():
+    from interpreter.tactics import Policy
+
+    kong = Policy("kong_policy", ("no_worse", "never"))
+    assert kong.agent("defensive:push=0", "never") == "defensive:push=0,kong_policy=never"
+    assert kong.agent("efficiency:kong_policy=always", "no_worse") == (
+        "efficiency:kong_policy=no_worse"
+    )
+    # the bot's default is the field itself, whose four seatings of a wall are one game
+    assert kong.agent("efficiency", "no_worse") == "efficiency"
+    assert Policy("defence", ("0.70", "1")).agent("defensive", "0.70") == "defensive"
