@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from dsl.commands import COMMANDS, ruleset_options
+from handcore.tiles import STANDARD, TileError
 from interpreter.check_cli import COMMANDS as CHECK_COMMANDS
-from interpreter.tiles import STANDARD, TileError
+from interpreter.ruleset_cli import COMMANDS, ruleset_options
 
 if TYPE_CHECKING:  # loaded only by the commands that need it, to keep --help quick
     from dsl.ruleset import Ruleset

@@ -15,7 +15,7 @@ from typing import Any
 from dsl.problems import Location, Problems, RulesetError, nearest
 from dsl.situation import HandMeld, read_meld
 from dsl.yaml_source import Node, load_file, load_text
-from interpreter.tiles import STANDARD, Tile, TileError, TileSet
+from handcore.tiles import STANDARD, Tile, TileError, TileSet
 
 FORMAT_VERSION = 1
 CONTEXTS = ("kong_draw", "kong_discard", "robbing_kong", "last_tile", "first_turn", "opening")

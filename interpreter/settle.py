@@ -16,9 +16,10 @@ from typing import Any
 from dsl.problems import Location
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld, Situation
-from interpreter import prefilter, shapes
+from handcore import shapes
+from handcore.tiles import RANKS, STANDARD, Tile, TileSet
+from interpreter import prefilter
 from interpreter.scenario import Kong, Scenario, Unfinished, Win, meld_text
-from interpreter.tiles import RANKS, STANDARD, Tile, TileSet
 
 KONG_KIND = {"direct": "exposed", "added": "added", "concealed": "concealed"}
 _NOWHERE = Location("<end of wall>", 1, 1)

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from dsl.ruleset import available_ids, default_root, load
+from handcore.tiles import STANDARD
 from interpreter.scenario import ScenarioError, read_scenario_text
 from interpreter.settle import SettlementError, settle
-from interpreter.tiles import STANDARD
 
 REPO = Path(__file__).resolve().parents[1]
 MJRULES = [sys.executable, "-c", "from interpreter.cli import main; main()"]

@@ -19,14 +19,14 @@ from typing import Any
 
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld, Situation
-from interpreter import shapes
-from interpreter.discards import DiscardOption
+from handcore import shapes
+from handcore.discards import DiscardOption
+from handcore.shapes import Keys, SevenPairsForm
+from handcore.tiles import RANKS, STANDARD, Tile
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import _NOWHERE, Rules
 from interpreter.scenario import Kong, Scenario, Win
 from interpreter.settle import SettlementError, settle
-from interpreter.shapes import Keys, SevenPairsForm
-from interpreter.tiles import RANKS, STANDARD, Tile
 
 KINDS = STANDARD.kinds
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
@@ -323,7 +323,7 @@ def live_accepted(
     view: View, keys: Keys, melds: int, form: SevenPairsForm | None, visible: Sequence[int]
 ) -> tuple[int, int]:
     """Shanten of a hand about to draw (3n+1 tiles) and the live copies of the tiles that help."""
-    from interpreter.discards import accepted_tiles
+    from handcore.discards import accepted_tiles
 
     shanten, masks = accepted_tiles(keys, melds, form)
     live = 0

@@ -20,12 +20,12 @@ from dsl.errors import EvaluationError
 from dsl.ruleset import Ruleset
 from dsl.shape_audit import describe
 from dsl.situation import Situation
+from handcore.tiles import RANKS, STANDARD
 from interpreter.check.findings import ERROR, WARNING, Finding
 from interpreter.check.hands import Tried, where
 from interpreter.check.samples import NOWHERE
 from interpreter.scenario import Kong, Scenario, Unfinished, Win
 from interpreter.settle import Payment, Settlement, SettlementError, display_name, settle
-from interpreter.tiles import RANKS, STANDARD
 
 NEGATIVE = re.compile(r"'(base|dealer bonus|self-draw bonus|fixed bonus) -\d")
 """The part of a payment (as settlement names it) that went below zero."""

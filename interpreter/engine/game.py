@@ -31,6 +31,7 @@ from typing import Any
 
 from dsl.ruleset import Ruleset
 from dsl.situation import Situation
+from handcore.tiles import RANKS, STANDARD, Tile
 from interpreter.engine.actions import DISCARDS, PASS, Action
 from interpreter.engine.claims import Claims
 from interpreter.engine.deal import Deal, deal_order
@@ -52,7 +53,6 @@ from interpreter.engine.wall_end import WallEnd
 from interpreter.engine.wins import Wins
 from interpreter.scenario import Kong
 from interpreter.settle import Settlement, ruleset_memo
-from interpreter.tiles import RANKS, STANDARD, Tile
 
 _NAME = tile_name
 _DISCARD_CONTEXTS = {

@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dsl.situation import HandMeld, Situation
-from interpreter import prefilter, shapes
+from handcore import shapes
+from handcore.tiles import STANDARD, Tile
+from interpreter import prefilter
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import _NOWHERE
 from interpreter.engine.state import EMPTY, tile_name
 from interpreter.scenario import Kong, Scenario, Unfinished, Win
 from interpreter.settle import Settlement, settle
-from interpreter.tiles import STANDARD, Tile
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
