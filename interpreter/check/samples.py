@@ -19,7 +19,7 @@ from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld, Situation
 from handcore import shapes
 from handcore.tiles import RANKS, STANDARD, Tile
-from interpreter.scenario import Win
+from interpreter.hand_record import Win
 
 PALETTES = (
     (1, 2, 3, 4, 5, 6, 7, 8, 9),

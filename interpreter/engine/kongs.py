@@ -14,7 +14,7 @@ from handcore.tiles import RANKS, Tile
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import Replacement
 from interpreter.engine.state import EMPTY, Player, tile_name
-from interpreter.scenario import Kong
+from interpreter.hand_record import Kong
 from interpreter.settle import settle
 
 if TYPE_CHECKING:
@@ -149,7 +149,7 @@ class Kongs(_Base):
         kong = Kong(seat, kind, provider, self.in_game_seats)
         self.kongs.append(kong)
         if self.rules.kong_payments:
-            self._record(settle(self.ruleset, self._scenario((), (), kongs=(kong,))))
+            self._record(settle(self.ruleset, self._hand_record((), (), kongs=(kong,))))
         self._replace(seat, option, provider)
 
     def _replace(self, seat: int, name: str, provider: int | None) -> None:

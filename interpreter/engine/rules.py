@@ -22,7 +22,7 @@ from handcore.suit_tables import MAX_MELDS, suit_tables
 from handcore.tiles import RANKS, STANDARD
 from interpreter import prefilter
 from interpreter.engine.events import option_settings
-from interpreter.scenario import Win
+from interpreter.hand_record import Win
 from interpreter.settle import SettlementError, WinResult, hand_types, refusal
 
 SUIT_INDEX = {suit.letter: i for i, suit in enumerate(STANDARD.suits)}
