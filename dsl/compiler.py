@@ -64,7 +64,7 @@ from dsl.vocabulary import (
     Param,
     Scope,
 )
-from interpreter.tiles import TileError
+from handcore.tiles import TileError
 
 LIMIT = 2**62
 MAX_EXPONENT = 64

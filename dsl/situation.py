@@ -15,10 +15,10 @@ from functools import cached_property
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple
 
-from interpreter.tiles import RANKS, STANDARD, Tile, TileError, TileSet
+from handcore.tiles import RANKS, STANDARD, Tile, TileError, TileSet
 
 if TYPE_CHECKING:  # the hand tables load only when a hand is looked at
-    from interpreter.shapes import Keys
+    from handcore.shapes import Keys
 
 MELD_KINDS = ("chow", "pung", "kong")
 
@@ -234,6 +234,6 @@ def read_meld(text: str, tileset: TileSet) -> HandMeld:
 
 def hand_core() -> ModuleType:
     """The hand core, imported when first needed so that checking a ruleset stays quick."""
-    from interpreter import shapes
+    from handcore import shapes
 
     return shapes

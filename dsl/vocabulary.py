@@ -32,7 +32,7 @@ from dsl.types import (
     enum,
     parse_type,
 )
-from interpreter.tiles import RANKS, STANDARD, TileSet
+from handcore.tiles import RANKS, STANDARD, TileSet
 
 ELEMENT = Type("X")
 """Stands for the element type of a function's collection argument."""

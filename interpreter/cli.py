@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from dsl.commands import COMMANDS, ruleset_options
+from handcore.tiles import STANDARD, TileError
 from interpreter.check_cli import COMMANDS as CHECK_COMMANDS
-from interpreter.tiles import STANDARD, TileError
+from interpreter.ruleset_cli import COMMANDS, ruleset_options
 
 if TYPE_CHECKING:  # loaded only by the commands that need it, to keep --help quick
     from pathlib import Path
@@ -206,7 +206,7 @@ def settle(
         named_in = "" if ruleset_ref else f"{scenario}: ruleset"
         beside = None if ruleset_ref else scenario  # a path in the file is relative to it
         rules = _load_ruleset(ref, [*read.settings(), *settings], preset, named_in, beside)
-        result = settle_hand(rules, read)
+        result = settle_hand(rules, read.hand)
     except RulesetError as error:
         fail(error.format())
     except EvaluationError as error:
@@ -221,8 +221,8 @@ def settle(
     from interpreter.engine.narrate import chosen_options, settlement_text
 
     options = chosen_options(rules.option_values, _defaults(rules))
-    discarders = {w.seat: w.discarder for w in read.wins}
-    click.echo(settlement_text(result, rules.id, options, read.dealers, discarders))
+    discarders = {w.seat: w.discarder for w in read.hand.wins}
+    click.echo(settlement_text(result, rules.id, options, read.hand.dealers, discarders))
 
 
 def _defaults(rules: Ruleset) -> dict[str, object]:

@@ -16,9 +16,10 @@ from typing import Any
 from dsl.problems import Location
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld, Situation
-from interpreter import prefilter, shapes
-from interpreter.scenario import Kong, Scenario, Unfinished, Win, meld_text
-from interpreter.tiles import RANKS, STANDARD, Tile, TileSet
+from handcore import shapes
+from handcore.tiles import RANKS, STANDARD, Tile, TileSet
+from interpreter import prefilter
+from interpreter.hand_record import HandRecord, Kong, Unfinished, Win, meld_text
 
 KONG_KIND = {"direct": "exposed", "added": "added", "concealed": "concealed"}
 _NOWHERE = Location("<end of wall>", 1, 1)
@@ -99,8 +100,8 @@ class Settlement:
         }
 
 
-def settle(ruleset: Ruleset, scenario: Scenario) -> Settlement:
-    """Settle every win of the scenario, then its kongs."""
+def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
+    """Settle every win of the hand record, then its kongs."""
     tileset = STANDARD
     options = ruleset.option_values
     winners = frozenset(w.seat for w in scenario.wins)
@@ -127,7 +128,7 @@ def settle(ruleset: Ruleset, scenario: Scenario) -> Settlement:
 
 
 def _situation(
-    scenario: Scenario,
+    scenario: HandRecord,
     win: Win,
     win_tile: Tile,
     winners: frozenset[int],
@@ -274,7 +275,7 @@ def _conditions(ruleset: Ruleset, section: str) -> list[_Condition]:
     return memo[section]
 
 
-def _table(scenario: Scenario, options: Mapping[str, Any], **seats: Any) -> Situation:
+def _table(scenario: HandRecord, options: Mapping[str, Any], **seats: Any) -> Situation:
     """A situation about the table rather than a hand: seats, dealers, options."""
     return Situation(
         keys=(0, 0, 0),
@@ -294,7 +295,9 @@ def display_name(name: Any, fallback: str) -> str:
     return str(name) if name else fallback
 
 
-def _bird_hits(ruleset: Ruleset, scenario: Scenario, options: Mapping[str, Any]) -> dict[int, int]:
+def _bird_hits(
+    ruleset: Ruleset, scenario: HandRecord, options: Mapping[str, Any]
+) -> dict[int, int]:
     """How many birds point at each seat, by the ruleset's bird count and seat mapping."""
     birds = ruleset.get("birds") or {}
     if not birds:
@@ -370,7 +373,7 @@ def _win_payments(ruleset: Ruleset, situation: Situation, result: WinResult) -> 
     return made
 
 
-def _kong_payments(ruleset: Ruleset, scenario: Scenario, kong: Kong) -> list[Payment]:
+def _kong_payments(ruleset: Ruleset, scenario: HandRecord, kong: Kong) -> list[Payment]:
     """Kong money (刮风下雨) for one declared kong, from the ruleset's kong_payments."""
     made = []
     situation = _table(
@@ -392,7 +395,7 @@ def _kong_payments(ruleset: Ruleset, scenario: Scenario, kong: Kong) -> list[Pay
 
 
 def _transfers(
-    ruleset: Ruleset, scenario: Scenario, kong_money: Sequence[Payment]
+    ruleset: Ruleset, scenario: HandRecord, kong_money: Sequence[Payment]
 ) -> list[Payment]:
     """呼叫转移: after a win on the discard that followed a kong, the kong money moves on."""
     settlement = ruleset.get("settlement") or {}
@@ -409,7 +412,7 @@ def _transfers(
 
 
 def _end_of_wall(
-    ruleset: Ruleset, scenario: Scenario, kong_money: Sequence[Payment], tileset: TileSet
+    ruleset: Ruleset, scenario: HandRecord, kong_money: Sequence[Payment], tileset: TileSet
 ) -> list[Payment]:
     """When the wall runs out with players still in: flower pigs (花猪), the ready-hand
     check (查叫) and kong-money refunds (退税), each as the ruleset's settlement says."""
@@ -460,7 +463,7 @@ def _tiles_of(hand: Unfinished) -> tuple[Tile, ...]:
     return (*hand.concealed, *(t for m in hand.melds for t in m.tiles))
 
 
-def _winning_tiles(ruleset: Ruleset, scenario: Scenario, hand: Unfinished) -> list[Tile]:
+def _winning_tiles(ruleset: Ruleset, scenario: HandRecord, hand: Unfinished) -> list[Tile]:
     """The tiles that would complete the hand into one the ruleset accepts as a win."""
     keys = shapes.keys_of(STANDARD.counts(hand.concealed))
     found = []
@@ -474,7 +477,7 @@ def _winning_tiles(ruleset: Ruleset, scenario: Scenario, hand: Unfinished) -> li
 
 
 def _end_win(
-    ruleset: Ruleset, scenario: Scenario, hand: Unfinished, tile: Tile, payer: int | None
+    ruleset: Ruleset, scenario: HandRecord, hand: Unfinished, tile: Tile, payer: int | None
 ) -> tuple[Situation, WinResult]:
     """Settle the hand as if it won on ``tile`` discarded by ``payer`` (None: self-drawn)."""
     win = Win(hand.seat, hand.concealed, hand.melds, (tile,), payer, frozenset(), _NOWHERE)
@@ -486,7 +489,7 @@ def _end_win(
 
 def _end_amount(
     ruleset: Ruleset,
-    scenario: Scenario,
+    scenario: HandRecord,
     rule: Mapping[str, Any],
     situation: Situation,
     payee_hand: Unfinished | None,

@@ -56,8 +56,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from dsl.ruleset import Ruleset
+    from handcore.tiles import Tile
     from interpreter.engine.rules import Rules
-    from interpreter.tiles import Tile
 
 FORMATS = {".parquet": "parquet", ".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 LIST_COLUMNS = (

@@ -3,7 +3,7 @@
 Decisions, in order:
 
 - **win** whenever it may;
-- **discard** the tile the discard table (``interpreter.discards.discard_table``) ranks
+- **discard** the tile the discard table (``handcore.discards.discard_table``) ranks
   first: fewest tiles from ready (shanten), then most live accepted tiles, counting as
   gone every copy it can see (discards, exposed melds, kong tiles).  When a win must lack
   a suit, or a void suit was declared, it gives up the suit it holds least and throws
@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from dsl.ruleset import Ruleset
-from interpreter import shapes
+from handcore import shapes
+from handcore.discards import DiscardOption, discard_table
 from interpreter.agents import reading
 from interpreter.agents.reading import View
-from interpreter.discards import DiscardOption, discard_table
 from interpreter.engine.actions import PASS, Action
 
 KONG_POLICIES = ("never", "always", "no_worse")

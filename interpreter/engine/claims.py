@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dsl.situation import HandMeld, Situation
-from interpreter import shapes
+from handcore import shapes
+from handcore.tiles import RANKS, STANDARD, Tile
 from interpreter.engine.actions import PASS, Action
 from interpreter.engine.state import EMPTY, Player, Round, tile_name
-from interpreter.tiles import RANKS, STANDARD, Tile
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game

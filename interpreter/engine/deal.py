@@ -6,12 +6,12 @@ from itertools import combinations
 from random import Random
 from typing import TYPE_CHECKING
 
+from handcore.tiles import RANKS, STANDARD, Tile
 from interpreter import opening
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import Rules
 from interpreter.engine.state import SUIT_LETTERS, fmt, tile_name
 from interpreter.settle import Settlement
-from interpreter.tiles import RANKS, STANDARD, Tile
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game

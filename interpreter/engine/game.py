@@ -3,7 +3,7 @@
 A :class:`Game` is created from a ruleset, a seed and the dealer's seat.  It deals, then
 waits for decisions: ``to_move()`` says whose, ``legal_actions(seat)`` what they may do,
 ``observation(seat)`` what that seat may see, ``apply(action)`` carries one out.  Every
-win is settled by ``interpreter.settle`` from a :class:`~interpreter.scenario.Scenario`
+win is settled by ``interpreter.settle`` from a :class:`~interpreter.hand_record.HandRecord`
 built here; kong money likewise.  Everything random comes from ``random.Random(seed)``,
 so a game is a pure function of (ruleset, options, seed, dealer, decisions), and its event
 list (``events``) is the same, byte for byte, every time.
@@ -31,6 +31,7 @@ from typing import Any
 
 from dsl.ruleset import Ruleset
 from dsl.situation import Situation
+from handcore.tiles import RANKS, STANDARD, Tile
 from interpreter.engine.actions import DISCARDS, PASS, Action
 from interpreter.engine.claims import Claims
 from interpreter.engine.deal import Deal, deal_order
@@ -50,9 +51,8 @@ from interpreter.engine.state import (
 from interpreter.engine.wall import Wall
 from interpreter.engine.wall_end import WallEnd
 from interpreter.engine.wins import Wins
-from interpreter.scenario import Kong
+from interpreter.hand_record import Kong
 from interpreter.settle import Settlement, ruleset_memo
-from interpreter.tiles import RANKS, STANDARD, Tile
 
 _NAME = tile_name
 _DISCARD_CONTEXTS = {

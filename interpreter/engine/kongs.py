@@ -8,14 +8,14 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from dsl.situation import HandMeld
-from interpreter import shapes
+from handcore import shapes
+from handcore.suit_tables import counts_of
+from handcore.tiles import RANKS, Tile
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import Replacement
 from interpreter.engine.state import EMPTY, Player, tile_name
-from interpreter.scenario import Kong
+from interpreter.hand_record import Kong
 from interpreter.settle import settle
-from interpreter.suit_tables import counts_of
-from interpreter.tiles import RANKS, Tile
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -149,7 +149,7 @@ class Kongs(_Base):
         kong = Kong(seat, kind, provider, self.in_game_seats)
         self.kongs.append(kong)
         if self.rules.kong_payments:
-            self._record(settle(self.ruleset, self._scenario((), (), kongs=(kong,))))
+            self._record(settle(self.ruleset, self._hand_record((), (), kongs=(kong,))))
         self._replace(seat, option, provider)
 
     def _replace(self, seat: int, name: str, provider: int | None) -> None:

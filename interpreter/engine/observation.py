@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from handcore.tiles import STANDARD
 from interpreter.engine.state import SUIT_LETTERS
-from interpreter.tiles import STANDARD
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game

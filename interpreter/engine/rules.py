@@ -17,12 +17,13 @@ from typing import Any
 from dsl.ruleset import Ruleset
 from dsl.shape_audit import needs_shape
 from dsl.situation import HandMeld, Situation
-from interpreter import prefilter, shapes
+from handcore import shapes
+from handcore.suit_tables import MAX_MELDS, suit_tables
+from handcore.tiles import RANKS, STANDARD
+from interpreter import prefilter
 from interpreter.engine.events import option_settings
-from interpreter.scenario import Win
+from interpreter.hand_record import Win
 from interpreter.settle import SettlementError, WinResult, hand_types, refusal
-from interpreter.suit_tables import MAX_MELDS, suit_tables
-from interpreter.tiles import RANKS, STANDARD
 
 SUIT_INDEX = {suit.letter: i for i, suit in enumerate(STANDARD.suits)}
 CLAIM_KINDS = ("win", "kong", "pung", "chow")

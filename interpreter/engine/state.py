@@ -7,11 +7,11 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from dsl.situation import HandMeld
-from interpreter import shapes
+from handcore import shapes
+from handcore.suit_tables import counts_of
+from handcore.tiles import RANKS, STANDARD, Tile
 from interpreter.engine.actions import Action
 from interpreter.settle import Settlement
-from interpreter.suit_tables import counts_of
-from interpreter.tiles import RANKS, STANDARD, Tile
 
 if TYPE_CHECKING:
     from interpreter.engine.rules import Rules

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from interpreter import shapes
+from handcore import shapes
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import _NOWHERE
 from interpreter.engine.state import tile_name
-from interpreter.scenario import Unfinished
+from interpreter.hand_record import Unfinished
 from interpreter.settle import settle
 
 if TYPE_CHECKING:
@@ -125,4 +125,4 @@ class WallEnd(_Base):
             for s in sorted(still_in)
         )
         kongs = tuple(k for k in self.kongs if k.seat in still_in)
-        self._record(settle(self.ruleset, self._scenario((), (), (), unfinished, kongs)))
+        self._record(settle(self.ruleset, self._hand_record((), (), (), unfinished, kongs)))

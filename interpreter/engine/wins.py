@@ -1,5 +1,5 @@
 """Does a hand win, for how much, and what happens when it does: the win is settled by
-``interpreter.settle`` from a :class:`~interpreter.scenario.Scenario` built here, birds
+``interpreter.settle`` from a :class:`~interpreter.hand_record.HandRecord` built here, birds
 are turned, payments recorded, and the winning tiles set apart."""
 
 from __future__ import annotations
@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dsl.situation import HandMeld, Situation
-from interpreter import prefilter, shapes
+from handcore import shapes
+from handcore.tiles import STANDARD, Tile
+from interpreter import prefilter
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import _NOWHERE
 from interpreter.engine.state import EMPTY, tile_name
-from interpreter.scenario import Kong, Scenario, Unfinished, Win
+from interpreter.hand_record import HandRecord, Kong, Unfinished, Win
 from interpreter.settle import Settlement, settle
-from interpreter.tiles import STANDARD, Tile
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -136,14 +137,13 @@ class Wins(_Base):
 
     # --- settlement -------------------------------------------------------------------------
 
-    def _scenario(
+    def _hand_record(
         self, wins: tuple[Win, ...], birds: tuple[Tile, ...], kongs: tuple[Kong, ...] = (),
         unfinished: tuple[Unfinished, ...] = (), paid_kongs: tuple[Kong, ...] = (),
-    ) -> Scenario:  # fmt: skip
-        return Scenario(
-            path="<engine>", ruleset=self.ruleset.id, options={}, players=self.n,
-            dealer=self.dealer, wins=wins, birds=birds, bird_dice=(), kongs=kongs,
-            in_game=self._in_game(), unfinished=unfinished, raw={}, paid_kongs=paid_kongs,
+    ) -> HandRecord:  # fmt: skip
+        return HandRecord(
+            players=self.n, dealer=self.dealer, in_game=self._in_game(), wins=wins, birds=birds,
+            kongs=kongs, unfinished=unfinished, paid_kongs=paid_kongs,
         )  # fmt: skip
 
     def _record(self, settlement: Settlement) -> None:
@@ -225,7 +225,8 @@ class Wins(_Base):
         last_kong = tuple(
             k for k in self.kongs[-1:] if "kong_discard" in context and k.seat == discarder
         )
-        settlement = settle(self.ruleset, self._scenario(tuple(wins), birds, paid_kongs=last_kong))
+        record = self._hand_record(tuple(wins), birds, paid_kongs=last_kong)
+        settlement = settle(self.ruleset, record)
         if last_kong and r.transfer:  # its money has gone to the winner: nothing left to refund
             self.kongs.pop()
         apart = {}

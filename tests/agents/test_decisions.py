@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dsl.ruleset import load
-from interpreter import shapes
+from handcore import shapes
+from handcore.discards import discard_table
+from handcore.tiles import STANDARD
 from interpreter.agents import make_agent, reading
 from interpreter.agents.reading import View
-from interpreter.discards import discard_table
 from interpreter.engine.actions import PASS, Action
-from interpreter.tiles import STANDARD
 
 
 def tiles(text: str) -> list[int]:

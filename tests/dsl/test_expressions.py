@@ -22,7 +22,7 @@ from dsl.expressions import (
 )
 from dsl.syntax import Binary, Call, Name, parser
 from dsl.types import BOOL, INT, SEAT, TILE, collection
-from interpreter.tiles import STANDARD, TileError
+from handcore.tiles import STANDARD, TileError
 
 ROOT = Path(__file__).resolve().parents[2]
 OPTIONS = {"birds": "int", "cap": ("4he", "6he", "none"), "tiandi": "bool"}

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 from click.testing import CliRunner
 
-from dsl.commands import COMMANDS
 from dsl.structure import SECTIONS, json_schema
+from interpreter.ruleset_cli import COMMANDS
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).parent / "golden"
