@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from dsl.situation import HandMeld, Situation
 from interpreter import shapes
+from interpreter.engine import events
 from interpreter.engine.actions import PASS, Action
 from interpreter.engine.state import EMPTY, Player, Round, tile_name
 from interpreter.tiles import RANKS, STANDARD, Tile
@@ -283,9 +284,8 @@ class Claims(_Base):
         self.claims_made = True
         if self.rules.missed_win_until == "own_action":
             p.clear_lock()
-        taken = {"taken": _NAME(tile)} if rnd.tiles else {}
-        self._emit("claim", seat=seat, kind=action.kind, tile=_NAME(action.tile),
-                   **{"from": rnd.discarder}, **taken)  # fmt: skip
+        self.events.append(events.claim(seat, action.kind, action.tile, rnd.discarder,
+                                        taken=tile if rnd.tiles else None))  # fmt: skip
         self.round = None
         self.current = seat
         self.drawn = None
@@ -302,9 +302,7 @@ class Claims(_Base):
         else:
             p.add(tile, -3)
             p.melds = (*p.melds, HandMeld("kong", tile, False))
-            self._emit(
-                "kong", seat=seat, kind="direct", tile=_NAME(tile), **{"from": rnd.discarder}
-            )
+            self.events.append(events.kong(seat, "direct", tile, rnd.discarder))
             rob = self.rules.rob_exposed
             self._rob_or_complete(seat, tile, "direct", rnd.discarder, action.option, rob)
             return
@@ -326,4 +324,4 @@ class Claims(_Base):
         for t in tiles[index + 1 :]:
             self.kong_tiles.remove(t)
             self.players[seat].discards.append(t)
-            self._emit("discard", seat=seat, tile=_NAME(t), claimable=False)
+            self.events.append(events.discard(seat, t, claimable=False))

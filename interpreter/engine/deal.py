@@ -7,9 +7,10 @@ from random import Random
 from typing import TYPE_CHECKING
 
 from interpreter import opening
+from interpreter.engine import events
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import Rules
-from interpreter.engine.state import SUIT_LETTERS, fmt, tile_name
+from interpreter.engine.state import SUIT_LETTERS, fmt
 from interpreter.settle import Settlement
 from interpreter.tiles import RANKS, STANDARD, Tile
 
@@ -60,10 +61,9 @@ class Deal(_Base):
         for p, tiles in zip(self.players, received, strict=True):
             p.take(tiles)
         self.drawn = received[self.dealer][-1]
-        self._emit(
-            "deal", dice=list(self.wall.dice), hands=[p.notation() for p in self.players],
-            wall=self.wall.drawable,
-        )  # fmt: skip
+        self.events.append(
+            events.deal(self.wall.dice, [p.notation() for p in self.players], self.wall.drawable)
+        )
         if self.rules.opening_hands:
             self._opening_hands(received)
         if self.rules.exchange_tiles:
@@ -109,7 +109,7 @@ class Deal(_Base):
     def _reveal_void(self, chosen: dict[int, Action]) -> None:
         for s, action in chosen.items():
             self.players[s].void = SUIT_LETTERS.index(action.option)
-        self._emit("void", suits=[chosen[s].option for s in range(self.n)])
+        self.events.append(events.void([chosen[s].option for s in range(self.n)]))
         self._phase("turn", self.dealer)
 
     def _reveal_exchange(self, chosen: dict[int, Action]) -> None:
@@ -129,12 +129,11 @@ class Deal(_Base):
         if self.drawn is not None and not self.players[self.dealer].counts[self.drawn]:
             self.drawn = max(received[self.dealer])  # the dealer's 14th tile was given away
         self.exchanged = {s: (given[s], received[s]) for s in range(n)}
-        self._emit(
-            "exchange", direction=direction, dice=dice,
-            gave=[fmt(sorted(self.exchanged[s][0])) for s in range(n)],
-            received=[fmt(sorted(self.exchanged[s][1])) for s in range(n)],
-            hands=[p.notation() for p in self.players],
-        )  # fmt: skip
+        self.events.append(events.exchange(
+            direction, dice, [fmt(sorted(self.exchanged[s][0])) for s in range(n)],
+            [fmt(sorted(self.exchanged[s][1])) for s in range(n)],
+            [p.notation() for p in self.players],
+        ))  # fmt: skip
         self._after_exchange()
 
     def _exchange_direction(self) -> tuple[str, list[int]]:
@@ -171,12 +170,8 @@ class Deal(_Base):
         when = spec.get("settle", "immediately")
         for s in seats:
             hits = opening.bird_hits(ruleset, dealer, n, s, birds, dice)
-            self._emit(
-                "opening", seat=s,
-                hands=[{"id": h.id, "name": h.name, "value": h.value} for h in found[s]],
-                birds=[tile_name(t) for t in birds], dice=dice,
-                hits={str(k): v for k, v in sorted(hits.items())}, settle=when,
-            )  # fmt: skip
+            hands = [{"id": h.id, "name": h.name, "value": h.value} for h in found[s]]
+            self.events.append(events.opening(s, hands, birds, dice, hits, when))
         payments = opening.settle_opening(ruleset, dealer, n, dealt, birds, dice, found)
         settlement = Settlement(n, (), tuple(payments))
         if when == "at_end":

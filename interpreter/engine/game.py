@@ -31,10 +31,10 @@ from typing import Any
 
 from dsl.ruleset import Ruleset
 from dsl.situation import Situation
+from interpreter.engine import events
 from interpreter.engine.actions import DISCARDS, PASS, Action
 from interpreter.engine.claims import Claims
 from interpreter.engine.deal import Deal, deal_order
-from interpreter.engine.events import SCHEMA_VERSION
 from interpreter.engine.kongs import Kongs
 from interpreter.engine.observation import Observation
 from interpreter.engine.rules import Replacement, Rules
@@ -45,7 +45,6 @@ from interpreter.engine.state import (
     IllegalAction,
     Player,
     Round,
-    tile_name,
 )
 from interpreter.engine.wall import Wall
 from interpreter.engine.wall_end import WallEnd
@@ -54,7 +53,6 @@ from interpreter.scenario import Kong
 from interpreter.settle import Settlement, ruleset_memo
 from interpreter.tiles import RANKS, STANDARD, Tile
 
-_NAME = tile_name
 _DISCARD_CONTEXTS = {
     (after_kong, last): frozenset(
         name for name, flag in (("kong_discard", after_kong), ("last_tile", last)) if flag
@@ -128,12 +126,7 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         self.orders: list[list[int]] = []
         self.claimers: dict[str, list[list[int]]] = {}
         self._seating()
-        found = {"ruleset_file": ruleset.given_path} if ruleset.given_path else {}
-        self._emit(
-            "start", version=SCHEMA_VERSION, ruleset=ruleset.id, ruleset_sha256=ruleset.sha256,
-            **found, options=dict(r.option_settings), seed=seed, hand=hand, dealer=dealer,
-            players=self.n,
-        )  # fmt: skip
+        self.events.append(events.start(ruleset, r.option_settings, seed, hand, dealer, self.n))
         if wall is None:
             self.wall = Wall.built(r.all_tiles, self.rng, self.n, r.reserved)
         elif Counter(wall) != Counter(r.all_tiles):
@@ -184,7 +177,7 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
                 + ", ".join(str(a) for a in legal)
             )
         self._legal = None
-        self._emit("act", seat=mover, action=action.to_json())
+        self.events.append(events.act(mover, action.to_json()))
         getattr(self, "_do_" + self.phase)(mover, action)
 
     def observation(self, seat: int) -> Observation:
@@ -220,13 +213,10 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
 
     # --- events -----------------------------------------------------------------------------
 
-    def _emit(self, event_type: str, /, **fields: Any) -> None:
-        self.events.append({"type": event_type, **fields})
-
     def _phase(self, phase: str, seat: int) -> None:
         self.phase = phase
         self.current = seat
-        self._emit("phase", phase=phase, seat=seat)
+        self.events.append(events.phase(phase, seat))
 
     # --- legal actions ----------------------------------------------------------------------
 
@@ -318,14 +308,14 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         self.draw_ctx = frozenset(("last_tile",)) if last else EMPTY
         self.after_kong = False
         self.kong_self_draw = True  # a front draw: nobody pays as for a kong's replacement
-        self._emit("draw", seat=seat, tile=_NAME(tile), source="front", last_tile=last)
+        self.events.append(events.draw(seat, tile, last))
 
     def _discard(self, seat: int, tile: Tile) -> None:
         p = self.players[seat]
         p.add(tile, -1)
         p.discards.append(tile)
         p.turns += 1
-        self._emit("discard", seat=seat, tile=_NAME(tile))
+        self.events.append(events.discard(seat, tile))
         context = _DISCARD_CONTEXTS[self.after_kong, "last_tile" in self.draw_ctx]
         self.drawn = None
         self.draw_ctx = EMPTY
@@ -363,12 +353,10 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         self.round = None
         self.reason = reason
         self.next_dealer = self._next_dealer()
-        self._emit(
-            "end", reason=reason, deltas=list(self.deltas),
-            winners=[s for seats, _ in self.win_events for s in seats],
-            next_dealer=self.next_dealer,
-            hands=[p.notation() for p in self.players], wall=self.wall.drawable,
-        )  # fmt: skip
+        self.events.append(events.end(
+            reason, list(self.deltas), [s for seats, _ in self.win_events for s in seats],
+            self.next_dealer, [p.notation() for p in self.players], self.wall.drawable,
+        ))  # fmt: skip
 
 
 def run(game: Game, agents: list[Any]) -> GameResult:

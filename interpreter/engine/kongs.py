@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 
 from dsl.situation import HandMeld
 from interpreter import shapes
+from interpreter.engine import events
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import Replacement
-from interpreter.engine.state import EMPTY, Player, tile_name
+from interpreter.engine.state import EMPTY, Player
 from interpreter.scenario import Kong
 from interpreter.settle import settle
 from interpreter.suit_tables import counts_of
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
-_NAME = tile_name
 _CONTEXTS = {name: frozenset((name,)) for name in ("kong_draw", "kong_discard", "robbing_kong")}
 _LAST = frozenset(("last_tile",))
 
@@ -125,7 +125,7 @@ class Kongs(_Base):
         self.drawn = None
         self.draw_ctx = EMPTY
         shown = kind != "concealed" or r.concealed_shown
-        self._emit("kong", seat=seat, kind=kind, tile=_NAME(tile) if shown else None)
+        self.events.append(events.kong(seat, kind, tile if shown else None))
         self._rob_or_complete(seat, tile, kind, None, option, robbable)
 
     def _rob_or_complete(
@@ -186,9 +186,7 @@ class Kongs(_Base):
                 if rep.when_missing != "reroll":
                     break
             tiles = w.draw_stack(chosen, rep.order, rep.tiles) if chosen is not None else []
-        self._emit(
-            "replacement", seat=seat, method=name, tiles=[_NAME(t) for t in tiles], dice=dice
-        )
+        self.events.append(events.replacement(seat, name, tiles, dice))
         if last:
             self.last_drawn.extend(tiles)
         self.after_kong = rep.counts_as_kong
@@ -233,7 +231,7 @@ class Kongs(_Base):
         tile = tiles[index]
         self.kong_tiles.remove(tile)
         self.players[seat].discards.append(tile)
-        self._emit("discard", seat=seat, tile=_NAME(tile), claimable=True)
+        self.events.append(events.discard(seat, tile, claimable=True))
         rep = self.kong_method
         claimable = rep is not None and rep.unused_claimable and self.wall.drawable > 0
         kinds = ("win", "kong", "pung", "chow") if claimable else ("win",)
@@ -248,7 +246,7 @@ class Kongs(_Base):
         p = self.players[seat]
         for t in tiles:
             p.discards.append(t)
-            self._emit("discard", seat=seat, tile=_NAME(t), claimable=True)
+            self.events.append(events.discard(seat, t, claimable=True))
         self.kong_tiles = []
         self.drawn = None
         rep = self.kong_method
@@ -280,8 +278,7 @@ class Kongs(_Base):
         the other tiles stay discarded."""
         tile = action.tile
         self._take_discard(seat, tile)
-        self._emit("claim", seat=seat, kind="kong", tile=_NAME(tile), **{"from": seat},
-                   taken=_NAME(tile))  # fmt: skip
+        self.events.append(events.claim(seat, "kong", tile, seat, taken=tile))
         self.round = None
         self.players[seat].add(tile)
         self._self_kong(seat, tile, action.option)

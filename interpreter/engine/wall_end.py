@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from interpreter import shapes
+from interpreter.engine import events
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import _NOWHERE
-from interpreter.engine.state import tile_name
 from interpreter.scenario import Unfinished
 from interpreter.settle import settle
 
@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     _Base = Game
 else:
     _Base = object
-
-_NAME = tile_name
 
 
 class WallEnd(_Base):
@@ -60,14 +58,14 @@ class WallEnd(_Base):
         p.add(tile)
         self.last_drawn.append(tile)
         self.drawn = tile
-        self._emit("draw", seat=seat, tile=_NAME(tile), source="front", last_tile=True)
+        self.events.append(events.draw(seat, tile, True))
 
     def _take_last_tiles(self, seat: int) -> None:
         """The taker takes several last tiles at once, shown apart (``tiles_per_taker``)."""
         w = self.wall
         tiles = [w.draw_front() for _ in range(min(self.rules.tiles_per_taker, w.drawable))]
         for t in tiles:
-            self._emit("draw", seat=seat, tile=_NAME(t), source="front", last_tile=True)
+            self.events.append(events.draw(seat, t, True))
         self.last_drawn.extend(tiles)
         self.kong_tiles = tiles
         self.drawn = None
@@ -83,7 +81,7 @@ class WallEnd(_Base):
         p = self.players[seat]
         p.add(tile, -1)
         p.discards.append(tile)
-        self._emit("discard", seat=seat, tile=_NAME(tile), exposed=True)
+        self.events.append(events.discard(seat, tile, exposed=True))
         self.drawn = None
         self._open_round(tile, seat, frozenset(("last_tile",)), ("win",), "last")
 
@@ -99,7 +97,7 @@ class WallEnd(_Base):
         p = self.players[seat]
         for t in tiles:
             p.discards.append(t)
-            self._emit("discard", seat=seat, tile=_NAME(t), exposed=True)
+            self.events.append(events.discard(seat, t, exposed=True))
         context = frozenset(("last_tile",))
         self._open_joint_round(tiles, seat, context, ("win",), "last", (), owner_kongs=False)
 

@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from dsl.situation import HandMeld, Situation
 from interpreter import prefilter, shapes
+from interpreter.engine import events
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import _NOWHERE
-from interpreter.engine.state import EMPTY, tile_name
+from interpreter.engine.state import EMPTY
 from interpreter.scenario import Kong, Scenario, Unfinished, Win
 from interpreter.settle import Settlement, settle
 from interpreter.tiles import STANDARD, Tile
@@ -21,8 +22,6 @@ if TYPE_CHECKING:
     _Base = Game
 else:
     _Base = object
-
-_NAME = tile_name
 
 
 class Wins(_Base):
@@ -154,8 +153,7 @@ class Wins(_Base):
         for pay in payments:
             self.deltas[pay.payer] -= pay.amount
             self.deltas[pay.payee] += pay.amount
-            self._emit("payment", amount=pay.amount, reasons=list(pay.reasons),
-                       **{"from": pay.payer, "to": pay.payee})  # fmt: skip
+            self.events.append(events.payment(pay.amount, pay.reasons, pay.payer, pay.payee))
 
     def _birds(
         self, first_seat: int, discarder: int | None, context: frozenset[str], ends: bool
@@ -228,17 +226,14 @@ class Wins(_Base):
         settlement = settle(self.ruleset, self._scenario(tuple(wins), birds, paid_kongs=last_kong))
         if last_kong and r.transfer:  # its money has gone to the winner: nothing left to refund
             self.kongs.pop()
-        apart = {}
+        apart = None
         if seat_tiles and any(won != tiles for won in seat_tiles.values()):
-            apart = {"seat_tiles": {str(s): [_NAME(t) for t in seat_tiles[s]] for s in winners}}
-        self._emit(
-            "win", seats=list(winners), tiles=[_NAME(t) for t in tiles],
-            context=sorted(context), hands=settlement.to_json()["wins"], **{"from": discarder},
-            **apart,
-        )  # fmt: skip
+            apart = {s: seat_tiles[s] for s in winners}
+        self.events.append(events.win(
+            winners, tiles, context, settlement.to_json()["wins"], discarder, apart
+        ))  # fmt: skip
         if birds:
-            hits = {str(s): n for s, n in sorted(settlement.bird_hits.items())}
-            self._emit("bird", tiles=[_NAME(t) for t in birds], hits=hits)
+            self.events.append(events.bird(birds, settlement.bird_hits))
         self._record(settlement)
         self.win_events.append((winners, discarder))
         # Where the winning tiles go: set apart with the (nearest) winner.
@@ -252,7 +247,7 @@ class Wins(_Base):
             for t in list(self.kong_tiles):
                 self.kong_tiles.remove(t)
                 self.players[winners[0]].discards.append(t)
-                self._emit("discard", seat=winners[0], tile=_NAME(t), claimable=False)
+                self.events.append(events.discard(winners[0], t, claimable=False))
         elif source == "rob":
             assert rnd is not None
             seat, tile = rnd.data[:2]
