@@ -1,7 +1,7 @@
 """The deal and the table phases before play.
 
 ``deal`` deals the tiles, pays the opening hands found (起手胡), then plays the phases the
-ruleset lists in ``Rules.before_play`` (those it enables), in that order, before the
+ruleset lists in ``players.before_play`` (those it enables), in that order, before the
 dealer's first turn.  Each such phase is a :class:`~interpreter.engine.state.Phase` in
 ``BEFORE_PLAY``: ``exchange`` (换三张: each seat gives tiles, then they pass in one
 direction) and ``void`` (定缺), both chosen at once (``choose_at_once``)."""
@@ -154,7 +154,7 @@ BEFORE_PLAY: dict[str, Phase] = {
     "void": Phase(_void_actions, _act_void, lambda r: r.declare_void),
 }
 """The phases a ruleset may play between the deal and the first turn, by the name
-``Rules.before_play`` lists them with."""
+``players.before_play`` lists them with."""
 
 
 # --- opening hands (起手胡) --------------------------------------------------------------------

@@ -13,7 +13,7 @@ How it is built: the hand is one plain record, :class:`~interpreter.engine.state
 actions and its action, plain functions of the table) in ``PHASES``, keyed by the phase
 name, and ``Game`` is a thin façade that looks the phase up and calls it.  The phases:
 
-- before play, in the order ``Rules.before_play`` gives (``deal.BEFORE_PLAY``):
+- before play, in the order ``players.before_play`` gives (``deal.BEFORE_PLAY``):
   ``exchange`` (换三张) and ``void`` (定缺), both chosen at once;
 - ``turn`` (``turn``: the player to move has drawn or claimed), ``claim`` (``claims``:
   others answer a discard, a robbable kong, an exposed last tile, a kong tile),
