@@ -7,6 +7,8 @@ decisions."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from dsl.situation import Situation
 from interpreter import shapes
 from interpreter.engine import events
@@ -34,11 +36,17 @@ def draw(t: Table, seat: int, last: bool) -> Tile:
     p = t.players[seat]
     p.add(tile)
     if last:
-        t.last_drawn.append(tile)
+        took_last(t, seat, (tile,))
     p.clear_lock()
     t.drawn = tile
     t.events.append(events.draw(seat, tile, last))
     return tile
+
+
+def took_last(t: Table, seat: int, tiles: Sequence[Tile]) -> None:
+    """``seat`` took ``tiles``, among the last ones (海底): in turn, several at once, or as
+    a kong's replacement.  The one place they are noted (birds on the last tile read them)."""
+    t.last_drawn.extend(tiles)
 
 
 def start_turn(t: Table, seat: int) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 from dsl.situation import HandMeld
 from interpreter.engine import events
 from interpreter.engine.actions import Action
-from interpreter.engine.flow import end, start_turn, take_discard
+from interpreter.engine.flow import end, start_turn, take_discard, took_last
 from interpreter.engine.legal import kong_context, replacement, win_or_pass
 from interpreter.engine.payments import record, scenario
 from interpreter.engine.rounds import open_joint_round, open_round
@@ -123,7 +123,7 @@ def _replace(t: Table, seat: int, name: str, provider: int | None) -> None:
         tiles = w.draw_stack(chosen, rep.order, rep.tiles) if chosen is not None else []
     t.events.append(events.replacement(seat, name, tiles, dice))
     if last:
-        t.last_drawn.extend(tiles)
+        took_last(t, seat, tiles)
     t.after_kong = rep.counts_as_kong
     t.kong_provider = provider
     t.kong_self_draw = rep.self_draw or provider is None
