@@ -20,11 +20,13 @@ name, and ``Game`` is a thin façade that looks the phase up and calls it.  The 
   ``kong_tiles`` (``kongs``: replacement tiles shown apart), ``last_offer`` and
   ``last_turn`` (``wall_end``: the last tiles offered in turn, 海底漫游), then ``over``.
 
-Below the phases, by what they answer (each imports only the ones listed after it):
-``claims`` → ``kongs`` → ``rounds`` (claim rounds opened) → ``legal`` (what a seat may
-do) → ``wins`` (what a win is worth; carrying it out) → ``flow`` (draws, the next turn,
-the end) → ``payments`` (settlement recorded) → ``state``, ``events`` (typed event
-constructors), ``rules``, ``wall``.
+The modules stand in layers, each importing only modules after it in this order:
+``turn``, ``claims`` (the claim phase), ``kongs``, ``wall_end``, ``rounds`` (claim
+rounds opened), ``deal``, ``legal`` (what a seat may do), ``wins`` (what a win is worth;
+carrying it out), ``flow`` (draws, the next turn, the end), ``payments`` (settlement
+recorded), then ``state``, ``rules``, ``events`` (one typed constructor per event type),
+``wall``.  A claim round carries what play does when nobody claims (``Round.after``), so
+opening one needs nothing above ``rounds``.
 """
 
 from __future__ import annotations
