@@ -1100,6 +1100,16 @@ STRUCTURE = Record(
                 "Tiles passed between players after the deal (换三张).",
                 zh="换牌",
             ),
+            Field(
+                "before_play",
+                ListOf(Choice("exchange", "void")),
+                "The table phases between the deal and the dealer's first turn, in the order "
+                "played: exchange (players.exchange), void (定缺, restrictions.declare_void). "
+                "Each is played when its own field enables it; one left out is not played.",
+                default=("exchange", "void"),
+                zh="开局阶段",
+                example="[void, exchange]",
+            ),
             zh="人数与发牌",
         ),
         "Seats and the deal.",

@@ -27,6 +27,8 @@ from interpreter.settle import SettlementError, WinResult, hand_types, refusal
 
 SUIT_INDEX = {suit.letter: i for i, suit in enumerate(STANDARD.suits)}
 CLAIM_KINDS = ("win", "kong", "pung", "chow")
+BEFORE_PLAY = ("exchange", "void")
+"""The table phases before play, in the order ``players.before_play`` gives by default."""
 _COMPLETION = suit_tables().completion
 
 
@@ -78,6 +80,9 @@ class Rules:
         """Tiles each seat passes after the deal (0: no exchange)."""
         self.exchange_same_suit = bool(exchange.get("same_suit", True))
         self.exchange_direction = str(exchange.get("direction", "clockwise"))
+        self.before_play = tuple(dict.fromkeys(players.get("before_play", BEFORE_PLAY)))
+        """The phases played between the deal and the first turn, in order (each when its
+        own section enables it)."""
         tiles = rs.get("tiles") or {}
         if tiles.get("honours"):
             raise NotImplementedError("honour tiles are not in the engine's tile set yet")
