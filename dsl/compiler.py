@@ -58,6 +58,7 @@ from dsl.vocabulary import (
     ELEMENT,
     GENERIC_FUNCTIONS,
     IDENTITY,
+    LIMIT,
     REQUIRED,
     SECTIONS,
     Function,
@@ -66,7 +67,6 @@ from dsl.vocabulary import (
 )
 from interpreter.tiles import TileError
 
-LIMIT = 2**62
 MAX_EXPONENT = 64
 MAX_STEPS = 100_000
 

@@ -34,6 +34,9 @@ from dsl.types import (
 )
 from interpreter.tiles import RANKS, STANDARD, TileSet
 
+LIMIT = 2**62
+"""Integers stay within this bound (see ``compiler``)."""
+
 ELEMENT = Type("X")
 """Stands for the element type of a function's collection argument."""
 
@@ -385,6 +388,15 @@ def _sum(s: Situation, items: Iterable, value: Callable) -> int:
     return sum(value(x) for x in items)
 
 
+def _product(s: Situation, items: Iterable, value: Callable) -> int:
+    result = 1
+    for x in items:
+        result *= value(x)
+        if not -LIMIT <= result <= LIMIT:
+            raise EvaluationError("number out of bounds (more than 2**62) in product", 0, 0)
+    return result
+
+
 def _min(s: Situation, items: Iterable, value: Callable) -> int:
     return min((value(x) for x in items), default=0)
 
@@ -445,6 +457,14 @@ GENERIC_FUNCTIONS = (
         "the sum over the elements",
         _sum,
         "sum(hands, value)",
+    ),
+    Function(
+        "product",
+        (_ITEMS, Param("value", INT, "the number for each element", default=IDENTITY, each=True)),
+        INT,
+        "the product over the elements (1 when empty)",
+        _product,
+        "product(melds, if kind == kong then 2 else 1)",
     ),
     Function(
         "min",

@@ -77,6 +77,7 @@ TOKENS = [
     "all",
     "count",
     "sum",
+    "product",
     "min",
     "max",
     "held",
@@ -196,7 +197,9 @@ def _expressions() -> st.SearchStrategy[str]:
             inner.map(lambda e: f"not {e}"),
             st.tuples(inner, inner, inner).map(lambda t: f"if {t[0]} then {t[1]} else {t[2]}"),
             st.tuples(
-                st.sampled_from(["all", "any", "count", "sum", "min", "max"]), inner, inner
+                st.sampled_from(["all", "any", "count", "sum", "product", "min", "max"]),
+                inner,
+                inner,
             ).map(lambda t: f"{t[0]}({t[1]}, {t[2]})"),
             inner.map(lambda e: f"standard(pair: {e})"),
             inner.map(lambda e: f"standard(melds: {e})"),
@@ -237,7 +240,7 @@ def _typed_expressions() -> st.SearchStrategy[str]:
             st.tuples(inner, st.sampled_from(["+", "-", "*", "//", "%", "**"]), inner).map(
                 lambda t: f"({t[0]} {t[1]} {t[2]})"
             ),
-            st.tuples(st.sampled_from(["count", "sum", "max"]), inner).map(
+            st.tuples(st.sampled_from(["count", "sum", "product", "max"]), inner).map(
                 lambda t: f"{t[0]}(tiles, {t[1].replace('count(tiles)', 'rank')})"
             ),
             st.tuples(inner, inner).map(lambda t: f"sum({t[0]}..{t[1]})"),

@@ -113,6 +113,9 @@ PAIR_6 = hand("123m 456m 789m 234p 66s", win_tile="6s", self_draw=True)
         (PUNGS, "standard(melds: concealed)", False),
         (PURE, "9s in waits", True),
         (PURE, QUANQIUREN, False),
+        (PUNGS, "product(melds, if kind == kong then 2 else 1)", 2),
+        (PURE, "product(melds, 5)", 1),
+        (PURE, "product(tiles, rank) == 1*2*3*5*6*7*2*3*4*8*8*8*9*9", True),
     ],
 )
 def test_seed_hands(situation: Situation, expression: str, expected) -> None:
@@ -399,6 +402,7 @@ def test_evaluation_is_bounded() -> None:
         ("count(1..(players + 1000000000))", "steps"),
         ("count(tiles, any(1..100000, it + rank == 0))", "steps"),
         ("count({1..(players + 10000000)})", "steps"),
+        ("product(1..(players + 36), 4)", "out of bounds (more than 2**62) in product"),
     ]:
         with pytest.raises(EvaluationError, match=re.escape(message)) as caught:
             value(text, nothing)
