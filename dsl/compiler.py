@@ -65,7 +65,7 @@ from dsl.vocabulary import (
     Param,
     Scope,
 )
-from interpreter.tiles import TileError
+from interpreter.tiles import RANKS, TileError
 
 MAX_EXPONENT = 64
 MAX_STEPS = 100_000
@@ -405,7 +405,10 @@ class _Compiler:
         if entry.situational:
             self.reads()
         get = entry.read
-        return replace(node, subject=subject, type=entry.type), lambda f: get(run(f), f.situation)
+        checked = replace(node, subject=subject, type=entry.type)
+        if _may_be_no_tile(subject):
+            return checked, lambda f: get(_real(run(f), subject), f.situation)
+        return checked, lambda f: get(run(f), f.situation)
 
     # Calls
 
@@ -434,6 +437,7 @@ class _Compiler:
             self.reads()
         checked: list[Argument] = []
         runs: list[Run] = []
+        holes: list[tuple[int, Any, Node]] = []  # arguments that may be no tile
         element: Type | None = None
         for param in function.params:
             argument = given.get(param.name)
@@ -478,13 +482,15 @@ class _Compiler:
                     value, run = self.typed(
                         argument.value, scope, wanted, f"argument {param.name} of {function.name}"
                     )
+                    if _may_be_no_tile(value):
+                        holes.append((len(runs), param.no_tile, value))
                 runs.append(run)
             checked.append(replace(argument, value=value))
         execute = function.run
-        return (
-            replace(node, arguments=tuple(checked), type=function.returns),
-            _located(node, lambda f: execute(f.situation, *[r(f) for r in runs])),
-        )
+        typed = replace(node, arguments=tuple(checked), type=function.returns)
+        if holes:
+            return typed, _located(node, _without_tiles(execute, runs, holes))
+        return typed, _located(node, lambda f: execute(f.situation, *[r(f) for r in runs]))
 
     def bind(self, node: Call, function: Function) -> dict[str, Argument]:
         """Arguments by parameter name; positional ones first, as in Python."""
@@ -558,11 +564,17 @@ class _Compiler:
 
     def eq(self, node: Binary, scope: Scope):
         left, a, right, b = self.comparable(node, scope)
-        return replace(node, left=left, right=right, type=BOOL), lambda f: a(f) == b(f)
+        checked = replace(node, left=left, right=right, type=BOOL)
+        if _may_be_no_tile(left) and _may_be_no_tile(right):  # no tile equals nothing
+            return checked, lambda f: (x := a(f)) == b(f) and x is not None
+        return checked, lambda f: a(f) == b(f)
 
     def ne(self, node: Binary, scope: Scope):
         left, a, right, b = self.comparable(node, scope)
-        return replace(node, left=left, right=right, type=BOOL), lambda f: a(f) != b(f)
+        checked = replace(node, left=left, right=right, type=BOOL)
+        if _may_be_no_tile(left) and _may_be_no_tile(right):
+            return checked, lambda f: (x := a(f)) != b(f) or x is None
+        return checked, lambda f: a(f) != b(f)
 
     def comparable(self, node: Binary, scope: Scope):
         left, a = self.compile(node.left, scope)
@@ -641,6 +653,10 @@ class _Compiler:
         checked = replace(node, left=left, right=right, type=result)
         if kind == "int":
             return checked, lambda f: _bounded(a(f) + b(f), node)
+        if kind == "tile+int":
+            return checked, lambda f: _shift(a(f), b(f))
+        if kind == "int+tile":
+            return checked, lambda f: _shift(b(f), a(f))
         self.reads()  # seats wrap around the table; collections are bounded by the budget
         if kind == "seat+int":
             return checked, lambda f: (a(f) + b(f)) % f.situation.players
@@ -655,6 +671,8 @@ class _Compiler:
         checked = replace(node, left=left, right=right, type=result)
         if kind == "int":
             return checked, lambda f: _bounded(a(f) - b(f), node)
+        if kind == "tile-int":
+            return checked, lambda f: _shift(a(f), -b(f))
         self.reads()
         if kind in ("seat-int", "seat-seat"):
             return checked, lambda f: (a(f) - b(f)) % f.situation.players
@@ -722,6 +740,7 @@ class _Compiler:
         items: list[Node] = []
         runs: list[tuple[bool, Run]] = []
         element = NOTHING
+        holes = False
         for item in node.items:
             checked, run = self.compile(item, scope)
             spread = isinstance(item, Binary) and item.op == "range"
@@ -732,6 +751,7 @@ class _Compiler:
             element = common
             items.append(checked)
             runs.append((spread, run))
+            holes |= _may_be_no_tile(checked)
 
         def build(f: Frame) -> frozenset:
             values: set = set()
@@ -742,6 +762,8 @@ class _Compiler:
                     values.update(part)
                 else:
                     values.add(run(f))
+            if holes:  # a collection holds tiles only: no tile is left out
+                values.discard(None)
             return frozenset(values)
 
         return replace(node, items=tuple(items), type=collection(element)), build
@@ -776,6 +798,10 @@ def _arithmetic(node: Binary, left: Node, right: Node, *, plus: bool) -> tuple[T
         return SEAT, "int+seat"
     if not plus and lt == SEAT and rt == SEAT:
         return INT, "seat-seat"
+    if lt == TILE and rt == INT:
+        return TILE, "tile+int" if plus else "tile-int"
+    if plus and lt == INT and rt == TILE:
+        return TILE, "int+tile"
     if lt.is_collection:
         common = join(lt, rt) if rt.is_collection else None
         if common is not None:
@@ -785,10 +811,54 @@ def _arithmetic(node: Binary, left: Node, right: Node, *, plus: bool) -> tuple[T
             return lt, "collection-element"
         wanted = f"a collection of {lt.element}" + ("" if plus else f" or a {lt.element}")
         raise _error(right, f"the right side of {symbol} is {rt}", wanted)
-    if lt in (INT, SEAT):
-        wanted = "int" if lt == INT else ("int" if plus else "int or seat")
+    if lt in (INT, SEAT, TILE):
+        wanted = "int or seat" if lt == SEAT and not plus else "int"
         raise _error(right, f"the right side of {symbol} is {rt}", wanted)
-    raise _error(left, f"the left side of {symbol} is {lt}", "int, seat or a collection")
+    raise _error(left, f"the left side of {symbol} is {lt}", "int, seat, tile or a collection")
+
+
+def _shift(tile: int | None, steps: int) -> int | None:
+    """The tile ``steps`` ranks up the same suit, or None (no tile) past the suit's ends."""
+    if tile is None:
+        return None
+    rank = tile % RANKS + steps
+    return tile + steps if 0 <= rank < RANKS else None
+
+
+def _real(tile: int | None, node: Node) -> int:
+    """``tile``, which must be a tile: no tile has no rank, suit or the like."""
+    if tile is None:
+        raise EvaluationError(
+            "no tile here: the shift goes past the end of the suit",
+            node.start,
+            node.end - node.start,
+        )
+    return tile
+
+
+def _without_tiles(execute: Callable, runs: list[Run], holes: list[tuple[int, Any, Node]]) -> Run:
+    """A call whose tile arguments may be no tile: the parameter's ``no_tile`` value then."""
+
+    def call(f: Frame) -> Any:
+        values = [r(f) for r in runs]
+        for index, value, node in holes:
+            if values[index] is None:
+                if value is REQUIRED:
+                    _real(None, node)
+                return value
+        return execute(f.situation, *values)
+
+    return call
+
+
+def _may_be_no_tile(node: Node) -> bool:
+    """Whether a tile-valued node may give no tile: it shifts a tile, or a branch does.
+    Only these need the checks that no tile brings; every other tile is a real one."""
+    if isinstance(node, Binary):
+        return node.op in ("add", "sub") and node.type == TILE
+    if isinstance(node, If):
+        return _may_be_no_tile(node.then) or _may_be_no_tile(node.otherwise)
+    return False
 
 
 def _union(f: Frame, a: Iterable, b: Iterable) -> frozenset:

@@ -81,6 +81,9 @@ class Param:
     default: Any = REQUIRED
     each: bool = False
     subject: Type | None = None
+    no_tile: Any = REQUIRED
+    """For a tile parameter: the function's value when the argument is no tile (``9m + 1``);
+    without it, no tile there is an evaluation error."""
 
 
 @dataclass(frozen=True)
@@ -512,9 +515,9 @@ HAND_FUNCTIONS = (
     ),
     Function(
         "held",
-        (Param("tile", TILE, "a tile"),),
+        (Param("tile", TILE, "a tile", no_tile=0),),
         INT,
-        "how many copies of the tile the hand holds, melds included",
+        "how many copies of the tile the hand holds, melds included (0 of no tile: held(9m + 1))",
         _held,
         "held(5m) == 4",
     ),

@@ -234,6 +234,9 @@ def _typed_expressions() -> st.SearchStrategy[str]:
                 "win_tile.rank",
                 "payer - dealer",
                 "sum(hands, value)",
+                "held(win_tile + 1)",
+                "(win_tile - 2).rank",
+                "count({win_tile + 8, 9s - 1})",
             ]
         ),
         lambda inner: st.one_of(

@@ -8,6 +8,8 @@ from dataclasses import FrozenInstanceError
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dsl.expressions import (
     MAX_DEPTH,
@@ -200,6 +202,44 @@ def test_seat_arithmetic_wraps_around_the_table() -> None:
     assert value("payer - 2", three, "payment") == 2
 
 
+def test_tile_arithmetic_stays_in_the_suit() -> None:
+    game = hand("111m 222m 333m 5777p 5p", win_tile="5p")
+    cases = {
+        "5m + 1 == 6m and 5m - 4 == 1m and 2 + 7s == 9s": True,
+        "win_tile + 2 == 7p and (win_tile - 3).rank == 2": True,
+        "(win_tile + 4).suit == win_tile.suit": True,
+        "held(1m + 1)": 3,
+        "held(9m + 1)": 0,  # past the suit's end: no tile, held 0 times
+        "held(1s - 1)": 0,
+        "held(9m + 1 - 1)": 0,  # no tile stays no tile
+        "9m + 1 == 1p": False,  # 10m is not 1p
+        "9m + 1 == 9p + 1": False,  # no tile equals nothing, not even no tile
+        "9m + 1 != 9p + 1": True,
+        "win_tile + 5 in tiles": False,
+        "count({win_tile + 5, win_tile + 1, 1m - 1})": 1,
+        "count(distinct_tiles, held(it + 1) >= 3)": 2,
+    }
+    for text, expected in cases.items():
+        assert value(text, game) == expected, text
+    with pytest.raises(EvaluationError, match="past the end of the suit") as caught:
+        value("(win_tile + 5).rank > 1", game)
+    assert (caught.value.offset, caught.value.length) == (1, 12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 26), st.integers(-10, 10))
+def test_tile_shift_is_the_tile_of_that_rank_or_none(tile: int, steps: int) -> None:
+    name = STANDARD.name(tile)
+    rank = tile % 9 + 1 + steps
+    game = hand(f"{name} {name}")
+    held = 2 if steps == 0 else 0
+    assert value(f"held({name} + {steps})", game) == (held if 1 <= rank <= 9 else 0)
+    shifted = f"{rank}{name[-1]}"
+    if 1 <= rank <= 9:
+        assert value(f"{name} + {steps} == {shifted} and {name} == {shifted} - {steps}", game)
+        assert value(f"({name} + {steps}).rank", game) == rank
+
+
 def test_options() -> None:
     game = hand("11m", options={"birds": 2, "cap": "6he", "tiandi": True})
     assert value("option.birds * 2", game, "bird_count") == 4
@@ -308,6 +348,10 @@ ERRORS = [
     ("if 1 then 2 else 3", "the condition after if is int", "bool", None, 3, 1),
     ("if true then 1 else false", "the else branch is bool", "int", None, 20, 5),
     ("winner == 1", "seat compared with int", "seat", None, 10, 1),
+    ("win_tile + true", "the right side of + is bool", "int", None, 11, 4),
+    ("win_tile - 1m", "the right side of - is tile", "int", None, 11, 2),
+    ("1 + 2 + win_tile.suit", "the right side of + is suit", "int", None, 8, 13),
+    ("held(5m + 1m)", "the right side of + is tile", "int", None, 10, 2),
     (
         "payer",
         "payer is not available in section hands (only in opening_payment, payment, "
