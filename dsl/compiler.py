@@ -21,6 +21,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 from dsl.errors import EvaluationError, ExpressionError
@@ -39,6 +40,7 @@ from dsl.syntax import (
     SetLiteral,
     Unary,
     parse,
+    parser,
 )
 from dsl.types import (
     BOOL,
@@ -197,6 +199,22 @@ def _located(node: Node, run: Run) -> Run:
 
 _PURE = frozenset(f.name for f in GENERIC_FUNCTIONS)
 """Functions that read nothing but their arguments."""
+_WALKERS = tuple(
+    f.name
+    for f in GENERIC_FUNCTIONS
+    if f.params[0].type.element == ELEMENT and any(p.each and not p.subject for p in f.params)
+)
+"""Functions that go through the elements of a collection: ``c as NAME`` names them there."""
+
+
+@cache
+def _keywords() -> frozenset[str]:
+    """``and``, ``if``, ``true`` ...: never a name."""
+    return frozenset(
+        t.pattern.value
+        for t in parser().terminals
+        if t.pattern.type == "str" and t.pattern.value.isidentifier()
+    )
 
 
 def _fold(node: Node, run: Run, depth: int) -> Run:
@@ -226,6 +244,8 @@ class _Compiler:
     def __init__(self) -> None:
         self.situational = False
         self.lowest = 0
+        self.elements: dict[str, int] = {}
+        """The elements named with ``c as NAME`` around the node: name to subject level."""
 
     def compile(self, node: Node, scope: Scope) -> tuple[Node, Run]:
         if isinstance(node, Literal):
@@ -291,6 +311,13 @@ class _Compiler:
     def name(self, node: Name, scope: Scope):
         word = node.name
         depth = len(scope.subjects)
+        level = self.elements.get(word)
+        if level is not None:
+            self.reads(level)
+            binding = "it" if level == depth - 1 else f"the element {word}"
+            return replace(node, type=scope.subjects[level], binding=binding), lambda f: f.subjects[
+                level
+            ]
         if word == "it" and depth:
             self.reads(depth - 1)
             return replace(node, type=scope.subjects[-1], binding="it"), lambda f: f.subjects[-1]
@@ -349,7 +376,7 @@ class _Compiler:
                 if owners[0] == "tile"
                 else f"{owners[0]}.{word}",
             )
-        candidates = list(scope.names)
+        candidates = [*scope.names, *self.elements]
         for subject in scope.subjects:
             candidates.extend(scope.attributes(subject))
         if scope.subjects:
@@ -433,6 +460,7 @@ class _Compiler:
                 _nearest(node.function, scope.functions),
             )
         given = self.bind(node, function)
+        named = self.element_name(function, given, scope)
         if function.name not in _PURE:
             self.reads()
         checked: list[Argument] = []
@@ -459,9 +487,17 @@ class _Compiler:
                     runs.append(_each_default(param.default))
                     continue
                 inner = replace(scope, subjects=(*scope.subjects, subject))
-                value, run = self.typed(
-                    argument.value, inner, param.type, f"argument {param.name} of {function.name}"
-                )
+                if named and param.subject is None:
+                    self.elements[named] = len(scope.subjects)
+                try:
+                    value, run = self.typed(
+                        argument.value,
+                        inner,
+                        param.type,
+                        f"argument {param.name} of {function.name}",
+                    )
+                finally:
+                    self.elements.pop(named, None)
                 runs.append(_each(run))
             else:
                 if argument is None:
@@ -491,6 +527,47 @@ class _Compiler:
         if holes:
             return typed, _located(node, _without_tiles(execute, runs, holes))
         return typed, _located(node, lambda f: execute(f.situation, *[r(f) for r in runs]))
+
+    def element_name(self, function: Function, given: dict[str, Argument], scope: Scope) -> str:
+        """The name ``c as NAME`` gives the elements the function goes through ('' if none),
+        checked: only such a collection names its elements, and a name hides no other."""
+        found = ""
+        for param in function.params:
+            argument = given.get(param.name)
+            if argument is None or not argument.element:
+                continue
+            word = argument.element
+            here = Node(argument.element_start, argument.element_start + len(word))
+            if not (param.type.is_collection and param.type.element == ELEMENT):
+                raise _error(
+                    here,
+                    f"argument {param.name} of {function.name} has no elements to name",
+                    "c as NAME on the collection of " + ", ".join(_WALKERS),
+                )
+            taken = self.taken(word, scope)
+            if taken:
+                raise _error(
+                    here, f"{word} is {taken}; name the element otherwise", "a name not used yet"
+                )
+            found = word
+        return found
+
+    def taken(self, word: str, scope: Scope) -> str:
+        """What ``word`` already stands for, which an element of that name would hide."""
+        if word in self.elements:
+            return "the name of an outer element"
+        if word in _keywords():
+            return "a word of the language"
+        if word in ("it", "option"):
+            return "the element's own name" if word == "it" else "the options' name"
+        if word in scope.names:
+            return f"a name of section {scope.section}"
+        if word in scope.functions:
+            return "a function"
+        owners = [str(a.owner) for a in ATTRIBUTES if a.name == word]
+        if owners:
+            return f"an attribute of a {' or '.join(owners)}"
+        return ""
 
     def bind(self, node: Call, function: Function) -> dict[str, Argument]:
         """Arguments by parameter name; positional ones first, as in Python."""

@@ -113,6 +113,8 @@ TOKENS = [
     "}",
     "chow",
     "kong",
+    "as",
+    "t",
 ]
 
 
@@ -201,6 +203,8 @@ def _expressions() -> st.SearchStrategy[str]:
                 inner,
                 inner,
             ).map(lambda t: f"{t[0]}({t[1]}, {t[2]})"),
+            st.tuples(inner, inner).map(lambda t: f"any({t[0]} as t, {t[1]})"),
+            inner.map(lambda e: f"count(tiles as t, held(t + 1) > {e})"),
             inner.map(lambda e: f"standard(pair: {e})"),
             inner.map(lambda e: f"standard(melds: {e})"),
             inner.map(lambda e: f"{{{e}, 1}}"),
