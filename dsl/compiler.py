@@ -19,7 +19,7 @@ error it raises is a compile error with its place, not a surprise in the middle 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
@@ -67,7 +67,7 @@ from dsl.vocabulary import (
     Param,
     Scope,
 )
-from interpreter.tiles import RANKS, TileError
+from interpreter.tiles import RANKS, STANDARD, TileError
 
 MAX_EXPONENT = 64
 MAX_STEPS = 100_000
@@ -149,6 +149,14 @@ def compile_expression(
             text=text,
         ) from None
     return CompiledExpression(text, checked, checked.type, run)
+
+
+def decide(text: str, options: Mapping[str, Any], expect: str | Type) -> Any:
+    """The value of ``text`` worked out once, when a ruleset is loaded: it reads the options
+    (declared ones, with their ``value``) and nothing of a game.  Raises ExpressionError."""
+    compiled = compile_expression(text, Scope.for_section("options", options=options), expect)
+    values = {name: option.value for name, option in options.items()}
+    return compiled(Situation((0,) * len(STANDARD.suits), options=values))
 
 
 def _error(node: Node, message: str, expected: Any = "", suggestion: str | None = None):
@@ -985,4 +993,4 @@ def _param_names(function: Function) -> str:
     return "one of " + ", ".join(p.name for p in function.params)
 
 
-__all__ = ["MAX_STEPS", "CompiledExpression", "Frame", "Param", "compile_expression"]
+__all__ = ["MAX_STEPS", "CompiledExpression", "Frame", "Param", "compile_expression", "decide"]

@@ -24,6 +24,7 @@ from dsl.yaml_source import Node
 NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 _NAME = re.compile(NAME_PATTERN)
 _OPTION_REF = re.compile(r"^option\.([A-Za-z_][A-Za-z0-9_]*)$")
+_OPTION_READ = re.compile(r"\boption\.([A-Za-z_][A-Za-z0-9_]*)")
 
 Path = tuple[str | int, ...]
 
@@ -219,6 +220,48 @@ class Bool(Type):
 
     def describe(self) -> str:
         return "true or false"
+
+
+class Condition(Bool):
+    """true or false, or a condition on the options worked out once at load:
+    ``option.a and not option.b``, ``option.birds > 0``, ``option.cap != "none"``."""
+
+    def check(self, node: Node, ctx: Context, path: Path) -> Any:
+        text = node.value if node.kind == "scalar" else None
+        if not isinstance(text, str) or _OPTION_REF.match(text.strip()) or text in _NOT_BOOL:
+            return super().check(node, ctx, path)
+        return _decide(text, "bool", node, ctx, path)
+
+    def schema(self) -> dict[str, Any]:
+        return {"anyOf": [{"type": "boolean"}, {"type": "string"}]}
+
+    def describe(self) -> str:
+        return "true or false, or a condition on options"
+
+
+_NOT_BOOL = {"yes", "no", "on", "off", "Yes", "No", "True", "False", "TRUE", "FALSE"}
+"""What YAML 1.1 read as true or false: refused as it was, not taken for a name."""
+
+
+def _decide(text: str, result: str, node: Node, ctx: Context, path: Path) -> Any:
+    """The value of an expression on the options only, worked out now; every option it reads
+    is remembered as read at ``(*path, name)``."""
+    from dsl.expressions import ExpressionError, decide
+
+    try:
+        value = decide(text, ctx.options, expect=result)
+    except ExpressionError as error:
+        ctx.problems.error(
+            f"{'.'.join(map(str, path))}: {error.message}",
+            node.offset_location(max(0, error.offset), max(1, error.length)),
+            expected=error.expected or "",
+            suggestion=error.suggestion or "",
+        )
+        return None
+    for name in _OPTION_READ.findall(text):
+        if name in ctx.options:
+            ctx.option_refs[(*path, name)] = name
+    return value
 
 
 class Choice(Type):
@@ -795,7 +838,7 @@ HAND = Record(
     ),
     Field(
         "enabled",
-        Bool(),
+        Condition(),
         "Whether the hand exists (often option.NAME).",
         default=True,
         example="option.tiandi",
@@ -814,7 +857,7 @@ OPENING_HAND = Record(
         example="count(roots) >= 1",
     ),
     Field("value", Expr("opening_hands", "int"), "How many times it is paid.", default=1),
-    Field("enabled", Bool(), "Whether the hand exists (often option.NAME).", default=True),
+    Field("enabled", Condition(), "Whether the hand exists (often option.NAME).", default=True),
 )
 
 MODIFIER = Record(
@@ -836,7 +879,7 @@ MODIFIER = Record(
         zh="值",
         example="count(roots)",
     ),
-    Field("enabled", Bool(), "Whether the modifier exists (often option.NAME).", default=True),
+    Field("enabled", Condition(), "Whether the modifier exists (often option.NAME).", default=True),
 )
 
 REPLACEMENT = Record(
@@ -957,12 +1000,12 @@ KONG_PAYMENT = Record(
         "When.",
         default="immediately",
     ),
-    Field("enabled", Bool(), "Whether it is paid (often option.NAME).", default=True),
+    Field("enabled", Condition(), "Whether it is paid (often option.NAME).", default=True),
 )
 
 SETTLEMENT_CHECK = Record(
     "An end-of-game check.",
-    Field("enabled", Bool(), "Whether it applies (often option.NAME).", default=False),
+    Field("enabled", Condition(), "Whether it applies (often option.NAME).", default=False),
     Field(
         "value",
         Choice("max", "min", "fixed"),
@@ -1076,7 +1119,7 @@ STRUCTURE = Record(
                 Record(
                     "After the deal (and its opening hands), before 定缺 and play: each seat in "
                     "turn order sets tiles aside, then all pass them in one direction.",
-                    Field("enabled", Bool(), "Whether the exchange is played.", default=False),
+                    Field("enabled", Condition(), "Whether the exchange is played.", default=False),
                     Field("tiles", Int(1, 13), "Tiles each seat gives.", default=3, zh="张数"),
                     Field(
                         "same_suit",

@@ -556,6 +556,11 @@ _BEFORE_BIRDS = CONSTANTS + GAME + WINNER + DISCARDER
 # whenever its fields are evaluated (``discarder`` on a self-drawn win aside, which the
 # rule guards itself).  A field is compiled against exactly one section.
 SECTIONS: Mapping[str, Section] = {
+    "options": Section(
+        CONSTANTS,
+        GENERIC_FUNCTIONS,
+        doc="decided once, when the ruleset is loaded: the options only",
+    ),
     "game": Section(
         CONSTANTS + GAME,
         GENERIC_FUNCTIONS,
