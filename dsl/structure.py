@@ -879,6 +879,15 @@ MODIFIER = Record(
         zh="值",
         example="count(roots)",
     ),
+    Field(
+        "replaces",
+        ListOf(Str(NAME_PATTERN, "modifier name")),
+        "Modifiers this one overrides when both apply (e.g. a kong-draw bonus that already "
+        "counts the self-draw one).",
+        default=(),
+        zh="取代",
+        example="[zimo]",
+    ),
     Field("enabled", Condition(), "Whether the modifier exists (often option.NAME).", default=True),
 )
 
