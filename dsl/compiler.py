@@ -128,6 +128,8 @@ def compile_expression(
     try:
         checked, run = _Compiler().compile(node, scope)
         wanted = parse_type(expect) if isinstance(expect, str) else expect
+        if wanted is not None and _named_values(checked, wanted):
+            checked = replace(checked, type=wanted)
         if wanted is not None and not fits(checked.type, wanted):
             raise ExpressionError(
                 f"the expression gives {checked.type}",
@@ -855,6 +857,32 @@ class _Compiler:
 
 
 _RULE_OF = {Name: "name", Attribute: "attribute", Call: "call", If: "if_", SetLiteral: "set"}
+
+
+def _named_values(node: Node, wanted: Type) -> bool:
+    """Whether ``node`` gives a collection of quoted texts where ``wanted`` is a collection of
+    named values (a list field's values); each text it may give must be one of them."""
+    element = wanted.element
+    if element is None or not element.values or node.type != collection(TEXT):
+        return False
+    for part in _results(node):
+        _names_option_value(element, part)
+    return True
+
+
+def _results(node: Node) -> Iterable[Node]:
+    """The quoted texts a collection of them may be made of."""
+    if isinstance(node, If):
+        yield from _results(node.then)
+        yield from _results(node.otherwise)
+    elif isinstance(node, SetLiteral):
+        for item in node.items:
+            yield from _results(item)
+    elif isinstance(node, Binary) and node.op in ("add", "sub"):
+        yield from _results(node.left)
+        yield from _results(node.right)
+    elif isinstance(node, Literal) and node.kind == "text":
+        yield node
 
 
 def _names_option_value(kind: Type, node: Node) -> bool:

@@ -243,7 +243,7 @@ _NOT_BOOL = {"yes", "no", "on", "off", "Yes", "No", "True", "False", "TRUE", "FA
 """What YAML 1.1 read as true or false: refused as it was, not taken for a name."""
 
 
-def _decide(text: str, result: str, node: Node, ctx: Context, path: Path) -> Any:
+def _decide(text: str, result: Any, node: Node, ctx: Context, path: Path) -> Any:
     """The value of an expression on the options only, worked out now; every option it reads
     is remembered as read at ``(*path, name)``."""
     from dsl.expressions import ExpressionError, decide
@@ -403,13 +403,30 @@ class Expr(Type):
 
 
 class ListOf(Type):
+    """A list; a list of named values may instead be an expression on the options giving a
+    collection of them, worked out once at load: ``'if option.wan then {"m", "p", "s"} else
+    {"p", "s"}'``."""
+
     def __init__(self, item: Type) -> None:
         self.item = item
+        self.decided = isinstance(item, Choice)
+
+    def _decide(self, node: Node, ctx: Context, path: Path) -> Any:
+        from dsl.types import Type as ValueType
+        from dsl.types import collection
+
+        assert isinstance(self.item, Choice)
+        values = self.item.values
+        kind = collection(ValueType(str(path[-1]), values=values))
+        found = _decide(str(node.value), kind, node, ctx, path)
+        return None if found is None else tuple(v for v in values if v in found)
 
     def accepts(self, value: Any) -> bool:
         return isinstance(value, list | tuple) and all(self.item.accepts(v) for v in value)
 
     def check(self, node: Node, ctx: Context, path: Path) -> Any:
+        if self.decided and node.kind == "scalar" and isinstance(node.value, str):
+            return self._decide(node, ctx, path)
         if node.kind != "seq":
             if node.kind == "map" and set(node.value) <= {"add", "remove"}:
                 ctx.problems.error(
@@ -431,22 +448,25 @@ class ListOf(Type):
 
     def schema(self) -> dict[str, Any]:
         item = self.item.schema()
-        return {
-            "anyOf": [
-                {"type": "array", "items": item},
-                {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "description": "change an inherited list",
-                    "properties": {
-                        "add": {"type": "array", "items": item},
-                        "remove": {"type": "array", "items": item},
-                    },
+        forms = [
+            {"type": "array", "items": item},
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "description": "change an inherited list",
+                "properties": {
+                    "add": {"type": "array", "items": item},
+                    "remove": {"type": "array", "items": item},
                 },
-            ]
-        }
+            },
+        ]
+        if self.decided:
+            forms.append({"type": "string", "description": "an expression on options"})
+        return {"anyOf": forms}
 
     def describe(self) -> str:
+        if self.decided:
+            return f"a list of {self.item.describe()}, or an expression on options giving them"
         return f"a list of {self.item.describe()}"
 
 
