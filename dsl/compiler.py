@@ -325,9 +325,8 @@ class _Compiler:
         if level is not None:
             self.reads(level)
             binding = "it" if level == depth - 1 else f"the element {word}"
-            return replace(node, type=scope.subjects[level], binding=binding), lambda f: f.subjects[
-                level
-            ]
+            checked = replace(node, type=scope.subjects[level], binding=binding)
+            return checked, lambda f, i=level: f.subjects[i]
         if word == "it" and depth:
             self.reads(depth - 1)
             return replace(node, type=scope.subjects[-1], binding="it"), lambda f: f.subjects[-1]

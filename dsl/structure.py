@@ -248,15 +248,19 @@ def _decide(text: str, result: Any, node: Node, ctx: Context, path: Path) -> Any
     is remembered as read at ``(*path, name)``."""
     from dsl.expressions import ExpressionError, decide
 
+    where = ".".join(map(str, path))
     try:
         value = decide(text, ctx.options, expect=result)
     except ExpressionError as error:
         ctx.problems.error(
-            f"{'.'.join(map(str, path))}: {error.message}",
+            f"{where}: {error.message}",
             node.offset_location(max(0, error.offset), max(1, error.length)),
             expected=error.expected or "",
             suggestion=error.suggestion or "",
         )
+        return None
+    except ValueError as error:  # an option the expressions cannot read
+        ctx.problems.error(f"{where}: {error}", node.location)
         return None
     for name in _OPTION_READ.findall(text):
         if name in ctx.options:
