@@ -14,12 +14,19 @@ from dsl.syntax import Name
 from interpreter.tiles import STANDARD
 
 # 三同 (001_76942f0387627e0c.txt line 164): "三色同序数相同的牌各有一对。如：2万、2索、2筒各2张".
-SANTONG = "any(distinct_tiles as t, count(distinct_tiles, rank == t.rank and held(it) >= 2) == 3)"
+SANTONG = (
+    "any(distinct_tiles as t, held(t) >= 2 and "
+    "count(distinct_tiles, rank == t.rank and held(it) >= 2) == 3)"
+)
+SANTONG_UNGUARDED = (
+    "any(distinct_tiles as t, count(distinct_tiles, rank == t.rank and held(it) >= 2) == 3)"
+)
 # 姊妹对 / 步步高 (same file, line 165): "同花色序数依次加一的牌各有一对。如234万各2张".
-JIEMEIDUI = "any(distinct_tiles as t, all(0..2 as k, held(t + k) >= 2))"
+JIEMEIDUI = "any(distinct_tiles as t, held(t) >= 2 and held(t + 1) >= 2 and held(t + 2) >= 2)"
+JIEMEIDUI_NESTED = "any(distinct_tiles as t, all(0..2 as k, held(t + k) >= 2))"
 # The same relations on pungs, as hand types of a win (三同刻, 一色三节高).
 SANTONGKE = (
-    "standard() and any(distinct_tiles as t, "
+    "standard() and any(distinct_tiles as t, held(t) >= 3 and "
     "count(distinct_tiles, rank == t.rank and held(it) >= 3) == 3)"
 )
 JIEJIEGAO = "standard() and any(distinct_tiles as t, all(0..2 as k, held(t + k) >= 3))"
@@ -87,12 +94,15 @@ def test_one_line_forms_equal_the_written_out_ones(tiles: list[int]) -> None:
     counts = {t: tiles.count(t) for t in tiles}
     kept = [t for t, n in counts.items() for _ in range(min(n, 4))]
     hand = Situation.from_notation(STANDARD.format(kept), opening=True)
-    assert check(SANTONG, "opening_hands", hand) == SHIPPED["santong"]["when"](hand)
-    assert check(JIEMEIDUI, "opening_hands", hand) == SHIPPED["jiemeidui"]["when"](hand)
+    santong, jiemeidui = SHIPPED["santong"]["when"](hand), SHIPPED["jiemeidui"]["when"](hand)
+    assert check(SANTONG, "opening_hands", hand) == santong
+    assert check(SANTONG_UNGUARDED, "opening_hands", hand) == santong
+    assert check(JIEMEIDUI, "opening_hands", hand) == jiemeidui
+    assert check(JIEMEIDUI_NESTED, "opening_hands", hand) == jiemeidui
 
 
 def test_the_checked_tree_says_what_each_name_stands_for() -> None:
-    compiled = compile_expression(JIEMEIDUI, Scope.for_section("hands"))
+    compiled = compile_expression(JIEMEIDUI_NESTED, Scope.for_section("hands"))
     names = {}
 
     def walk(node) -> None:
