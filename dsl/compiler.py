@@ -19,7 +19,7 @@ error it raises is a compile error with its place, not a surprise in the middle 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
@@ -76,17 +76,17 @@ Run = Callable[["Frame"], Any]
 
 
 class Frame:
-    """What a closure sees: the situation, the implicit subjects, the steps left."""
+    """What a closure sees: the situation, the implicit subjects (outermost first; the element
+    being visited is updated in place), the steps left."""
 
     __slots__ = ("budget", "situation", "subjects")
 
-    def __init__(self, situation: Situation, subjects: tuple = (), budget: list | None = None):
+    def __init__(
+        self, situation: Situation, subjects: Sequence = (), budget: list | None = None
+    ) -> None:
         self.situation = situation
         self.subjects = subjects
         self.budget = [MAX_STEPS] if budget is None else budget
-
-    def push(self, subject: Any) -> Frame:
-        return Frame(self.situation, (*self.subjects, subject), self.budget)
 
     def spend(self, steps: int = 1) -> None:
         self.budget[0] -= steps
@@ -987,9 +987,13 @@ def _each(run: Run) -> Run:
     """An ``each`` argument: the callable of one element the function receives."""
 
     def bind(f: Frame) -> Callable[[Any], Any]:
+        inner = Frame(f.situation, [*f.subjects, None], f.budget)
+        subjects = inner.subjects
+
         def each(element: Any) -> Any:
             f.spend()
-            return run(f.push(element))
+            subjects[-1] = element  # one frame serves every element: they are visited in turn
+            return run(inner)
 
         return each
 
