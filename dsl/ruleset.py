@@ -623,7 +623,6 @@ def _cross_check(data: dict[str, Any], ctx: Context, the_id: str, root: Node) ->
             expected=the_id,
         )
     classes = (data.get("scoring") or {}).get("classes") or ()
-    hands = data.get("hands") or {}
     for section in ("hands", "modifiers"):
         for name, entry in (data.get(section) or {}).items():
             if entry and entry.get("class") and entry["class"] not in classes:
@@ -633,17 +632,17 @@ def _cross_check(data: dict[str, Any], ctx: Context, the_id: str, root: Node) ->
                     expected="one of scoring.classes: " + ", ".join(classes),
                     suggestion=nearest(entry["class"], classes),
                 )
-    for name, hand in hands.items():
-        if not hand:
-            continue
-        for i, other in enumerate(hand.get("replaces") or ()):
-            if other is not None and other not in hands:
-                problems.error(
-                    f"'{other}' is not a hand type",
-                    _where(ctx, ("hands", name, "replaces", i), root),
-                    expected="a name under 'hands:'",
-                    suggestion=nearest(other, hands),
-                )
+    for section, what in (("hands", "a hand type"), ("modifiers", "a modifier")):
+        entries = data.get(section) or {}
+        for name, entry in entries.items():
+            for i, other in enumerate((entry or {}).get("replaces") or ()):
+                if other is not None and other not in entries:
+                    problems.error(
+                        f"'{other}' is not {what}",
+                        _where(ctx, (section, name, "replaces", i), root),
+                        expected=f"a name under '{section}:'",
+                        suggestion=nearest(other, entries),
+                    )
     if not ctx.abstract:
         for section in ("hands", "modifiers", "kong_payments"):
             for name, entry in (data.get(section) or {}).items():

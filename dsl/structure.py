@@ -24,6 +24,7 @@ from dsl.yaml_source import Node
 NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 _NAME = re.compile(NAME_PATTERN)
 _OPTION_REF = re.compile(r"^option\.([A-Za-z_][A-Za-z0-9_]*)$")
+_OPTION_READ = re.compile(r"\boption\.([A-Za-z_][A-Za-z0-9_]*)")
 
 Path = tuple[str | int, ...]
 
@@ -221,6 +222,52 @@ class Bool(Type):
         return "true or false"
 
 
+class Condition(Bool):
+    """true or false, or a condition on the options worked out once at load:
+    ``option.a and not option.b``, ``option.birds > 0``, ``option.cap != "none"``."""
+
+    def check(self, node: Node, ctx: Context, path: Path) -> Any:
+        text = node.value if node.kind == "scalar" else None
+        if not isinstance(text, str) or _OPTION_REF.match(text.strip()) or text in _NOT_BOOL:
+            return super().check(node, ctx, path)
+        return _decide(text, "bool", node, ctx, path)
+
+    def schema(self) -> dict[str, Any]:
+        return {"anyOf": [{"type": "boolean"}, {"type": "string"}]}
+
+    def describe(self) -> str:
+        return "true or false, or a condition on options"
+
+
+_NOT_BOOL = {"yes", "no", "on", "off", "Yes", "No", "True", "False", "TRUE", "FALSE"}
+"""What YAML 1.1 read as true or false: refused as it was, not taken for a name."""
+
+
+def _decide(text: str, result: Any, node: Node, ctx: Context, path: Path) -> Any:
+    """The value of an expression on the options only, worked out now; every option it reads
+    is remembered as read at ``(*path, name)``."""
+    from dsl.expressions import ExpressionError, decide
+
+    where = ".".join(map(str, path))
+    try:
+        value = decide(text, ctx.options, expect=result)
+    except ExpressionError as error:
+        ctx.problems.error(
+            f"{where}: {error.message}",
+            node.offset_location(max(0, error.offset), max(1, error.length)),
+            expected=error.expected or "",
+            suggestion=error.suggestion or "",
+        )
+        return None
+    except ValueError as error:  # an option the expressions cannot read
+        ctx.problems.error(f"{where}: {error}", node.location)
+        return None
+    for name in _OPTION_READ.findall(text):
+        if name in ctx.options:
+            ctx.option_refs[(*path, name)] = name
+    return value
+
+
 class Choice(Type):
     literal = True
 
@@ -360,13 +407,30 @@ class Expr(Type):
 
 
 class ListOf(Type):
+    """A list; a list of named values may instead be an expression on the options giving a
+    collection of them, worked out once at load: ``'if option.wan then {"m", "p", "s"} else
+    {"p", "s"}'``."""
+
     def __init__(self, item: Type) -> None:
         self.item = item
+        self.decided = isinstance(item, Choice)
+
+    def _decide(self, node: Node, ctx: Context, path: Path) -> Any:
+        from dsl.types import Type as ValueType
+        from dsl.types import collection
+
+        assert isinstance(self.item, Choice)
+        values = self.item.values
+        kind = collection(ValueType(str(path[-1]), values=values))
+        found = _decide(str(node.value), kind, node, ctx, path)
+        return None if found is None else tuple(v for v in values if v in found)
 
     def accepts(self, value: Any) -> bool:
         return isinstance(value, list | tuple) and all(self.item.accepts(v) for v in value)
 
     def check(self, node: Node, ctx: Context, path: Path) -> Any:
+        if self.decided and node.kind == "scalar" and isinstance(node.value, str):
+            return self._decide(node, ctx, path)
         if node.kind != "seq":
             if node.kind == "map" and set(node.value) <= {"add", "remove"}:
                 ctx.problems.error(
@@ -388,22 +452,25 @@ class ListOf(Type):
 
     def schema(self) -> dict[str, Any]:
         item = self.item.schema()
-        return {
-            "anyOf": [
-                {"type": "array", "items": item},
-                {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "description": "change an inherited list",
-                    "properties": {
-                        "add": {"type": "array", "items": item},
-                        "remove": {"type": "array", "items": item},
-                    },
+        forms = [
+            {"type": "array", "items": item},
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "description": "change an inherited list",
+                "properties": {
+                    "add": {"type": "array", "items": item},
+                    "remove": {"type": "array", "items": item},
                 },
-            ]
-        }
+            },
+        ]
+        if self.decided:
+            forms.append({"type": "string", "description": "an expression on options"})
+        return {"anyOf": forms}
 
     def describe(self) -> str:
+        if self.decided:
+            return f"a list of {self.item.describe()}, or an expression on options giving them"
         return f"a list of {self.item.describe()}"
 
 
@@ -795,7 +862,7 @@ HAND = Record(
     ),
     Field(
         "enabled",
-        Bool(),
+        Condition(),
         "Whether the hand exists (often option.NAME).",
         default=True,
         example="option.tiandi",
@@ -814,7 +881,7 @@ OPENING_HAND = Record(
         example="count(roots) >= 1",
     ),
     Field("value", Expr("opening_hands", "int"), "How many times it is paid.", default=1),
-    Field("enabled", Bool(), "Whether the hand exists (often option.NAME).", default=True),
+    Field("enabled", Condition(), "Whether the hand exists (often option.NAME).", default=True),
 )
 
 MODIFIER = Record(
@@ -836,7 +903,16 @@ MODIFIER = Record(
         zh="值",
         example="count(roots)",
     ),
-    Field("enabled", Bool(), "Whether the modifier exists (often option.NAME).", default=True),
+    Field(
+        "replaces",
+        ListOf(Str(NAME_PATTERN, "modifier name")),
+        "Modifiers this one overrides when both apply (e.g. a kong-draw bonus that already "
+        "counts the self-draw one).",
+        default=(),
+        zh="取代",
+        example="[zimo]",
+    ),
+    Field("enabled", Condition(), "Whether the modifier exists (often option.NAME).", default=True),
 )
 
 REPLACEMENT = Record(
@@ -957,12 +1033,12 @@ KONG_PAYMENT = Record(
         "When.",
         default="immediately",
     ),
-    Field("enabled", Bool(), "Whether it is paid (often option.NAME).", default=True),
+    Field("enabled", Condition(), "Whether it is paid (often option.NAME).", default=True),
 )
 
 SETTLEMENT_CHECK = Record(
     "An end-of-game check.",
-    Field("enabled", Bool(), "Whether it applies (often option.NAME).", default=False),
+    Field("enabled", Condition(), "Whether it applies (often option.NAME).", default=False),
     Field(
         "value",
         Choice("max", "min", "fixed"),
@@ -1076,7 +1152,7 @@ STRUCTURE = Record(
                 Record(
                     "After the deal (and its opening hands), before 定缺 and play: each seat in "
                     "turn order sets tiles aside, then all pass them in one direction.",
-                    Field("enabled", Bool(), "Whether the exchange is played.", default=False),
+                    Field("enabled", Condition(), "Whether the exchange is played.", default=False),
                     Field("tiles", Int(1, 13), "Tiles each seat gives.", default=3, zh="张数"),
                     Field(
                         "same_suit",

@@ -34,6 +34,9 @@ from dsl.types import (
 )
 from handcore.tiles import RANKS, STANDARD, TileSet
 
+LIMIT = 2**62
+"""Integers stay within this bound (see ``compiler``)."""
+
 ELEMENT = Type("X")
 """Stands for the element type of a function's collection argument."""
 
@@ -78,6 +81,9 @@ class Param:
     default: Any = REQUIRED
     each: bool = False
     subject: Type | None = None
+    no_tile: Any = REQUIRED
+    """For a tile parameter: the function's value when the argument is no tile (``9m + 1``);
+    without it, no tile there is an evaluation error."""
 
 
 @dataclass(frozen=True)
@@ -385,6 +391,15 @@ def _sum(s: Situation, items: Iterable, value: Callable) -> int:
     return sum(value(x) for x in items)
 
 
+def _product(s: Situation, items: Iterable, value: Callable) -> int:
+    result = 1
+    for x in items:
+        result *= value(x)
+        if not -LIMIT <= result <= LIMIT:
+            raise EvaluationError("number out of bounds (more than 2**62) in product", 0, 0)
+    return result
+
+
 def _min(s: Situation, items: Iterable, value: Callable) -> int:
     return min((value(x) for x in items), default=0)
 
@@ -447,6 +462,14 @@ GENERIC_FUNCTIONS = (
         "sum(hands, value)",
     ),
     Function(
+        "product",
+        (_ITEMS, Param("value", INT, "the number for each element", default=IDENTITY, each=True)),
+        INT,
+        "the product over the elements (1 when empty)",
+        _product,
+        "product(melds, if kind == kong then 2 else 1)",
+    ),
+    Function(
         "min",
         (_ITEMS, Param("value", INT, "the number for each element", default=IDENTITY, each=True)),
         INT,
@@ -492,9 +515,9 @@ HAND_FUNCTIONS = (
     ),
     Function(
         "held",
-        (Param("tile", TILE, "a tile"),),
+        (Param("tile", TILE, "a tile", no_tile=0),),
         INT,
-        "how many copies of the tile the hand holds, melds included",
+        "how many copies of the tile the hand holds, melds included (0 of no tile: held(9m + 1))",
         _held,
         "held(5m) == 4",
     ),
@@ -533,6 +556,11 @@ _BEFORE_BIRDS = CONSTANTS + GAME + WINNER + DISCARDER
 # whenever its fields are evaluated (``discarder`` on a self-drawn win aside, which the
 # rule guards itself).  A field is compiled against exactly one section.
 SECTIONS: Mapping[str, Section] = {
+    "options": Section(
+        CONSTANTS,
+        GENERIC_FUNCTIONS,
+        doc="decided once, when the ruleset is loaded: the options only",
+    ),
     "game": Section(
         CONSTANTS + GAME,
         GENERIC_FUNCTIONS,

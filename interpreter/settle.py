@@ -190,8 +190,11 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
             f"{win.location}: the hand of seat {win.seat} does not win under "
             f"{ruleset.id} (no hand type applies with {tiles})"
         )
+    modifiers = ruleset.get("modifiers") or {}
     replaced = {
-        gone for hand_id in found for gone in (ruleset.hands.get(hand_id) or {}).get("replaces", ())
+        gone
+        for hand_id in found
+        for gone in (ruleset.hands.get(hand_id) or modifiers.get(hand_id) or {}).get("replaces", ())
     }
     kept = {h: v for h, v in found.items() if h not in replaced}
     classes = {h: v[1] for h, v in kept.items()}

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from dsl.problems import RulesetError
 from dsl.ruleset import available_ids, default_root, load
 from handcore.tiles import STANDARD
 from interpreter.scenario import ScenarioError, read_scenario_text
@@ -311,3 +312,38 @@ wins:
     kept = settle(load("sichuan/blog5", settings=["transfer=false"]), scenario)
     assert all(p.reasons != ("kong money transferred",) for p in kept.payments)
     assert all("kong)" not in p.reasons[0] for p in kept.payments)  # not paid a second time
+
+
+KONG_DRAW = """\
+ruleset: sichuan/app
+dealer: 0
+wins:
+  - seat: 1
+    hand: "123m 456m 234p 55p"
+    melds: ["concealed kong 9999m"]
+    win_tile: 5p
+    context: [kong_draw]
+"""
+
+
+def test_a_modifier_replaces_another(tmp_path):
+    """杠上花 is a self-draw: a house rule counts its 番 instead of 自摸加番's, not both."""
+    house = tmp_path / "house.yaml"
+    house.write_text(
+        "extends: sichuan/app\n"
+        "ruleset: {title: {zh: 杠上花不加自摸, en: kong draw without the self-draw fan}}\n"
+        "modifiers: {gangshanghua: {replaces: [zimo]}}\n"
+    )
+    scenario = read_scenario_text(KONG_DRAW)
+    jiafan = ["zimo=jiafan"]
+    both = settle(load("sichuan/app", settings=jiafan), scenario).wins[0]
+    alone = settle(load(str(house), settings=jiafan), scenario).wins[0]
+    both_values = {h.id: h.value for h in both.hands}
+    assert both_values["gangshanghua"] == both_values["zimo"] == 1
+    assert {h.id: h.value for h in alone.hands} == {
+        k: v for k, v in both_values.items() if k != "zimo"
+    }
+    assert alone.total == both.total - 1
+    house.write_text(house.read_text().replace("[zimo]", "[zimoo]"))
+    with pytest.raises(RulesetError, match="'zimoo' is not a modifier"):
+        load(str(house))
