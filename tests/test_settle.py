@@ -334,7 +334,7 @@ def test_a_modifier_replaces_another(tmp_path):
         "ruleset: {title: {zh: 杠上花不加自摸, en: kong draw without the self-draw fan}}\n"
         "modifiers: {gangshanghua: {replaces: [zimo]}}\n"
     )
-    scenario = read_scenario_text(KONG_DRAW)
+    scenario = read_scenario_text(KONG_DRAW).hand
     jiafan = ["zimo=jiafan"]
     both = settle(load("sichuan/app", settings=jiafan), scenario).wins[0]
     alone = settle(load(str(house), settings=jiafan), scenario).wins[0]
