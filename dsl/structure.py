@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from dsl.migrate import FORMAT
 from dsl.problems import Problems, nearest
 from dsl.yaml_source import Node
 
@@ -866,8 +867,9 @@ REPLACEMENT = Record(
     ),
     Field(
         "when_missing",
-        Choice("reroll", "lower_tile", "last_stack", "none"),
-        "If the chosen stack is gone, too far, or lacks its top tile (order: top_only).",
+        Choice("reroll", "last_stack", "none"),
+        "If the chosen stack is gone, too far, or lacks its top tile (order: top_only): throw "
+        "again, take the last stack that holds a tile, or draw nothing.",
         default="reroll",
     ),
     Field("tiles", Int(1, 4), "How many tiles are drawn.", default=1, zh="张数"),
@@ -951,12 +953,6 @@ KONG_PAYMENT = Record(
         required=True,
         example="2",
     ),
-    Field(
-        "paid",
-        Choice("immediately", "after_next_discard", "at_end"),
-        "When.",
-        default="immediately",
-    ),
     Field("enabled", Bool(), "Whether it is paid (often option.NAME).", default=True),
 )
 
@@ -979,6 +975,13 @@ SETTLEMENT_CHECK = Record(
 
 STRUCTURE = Record(
     "A mahjong ruleset.",
+    Field(
+        "format",
+        Int(1, FORMAT),
+        "The version of this file format; without it a file is format 1, read as the current "
+        "format by the steps of 'mjrules migrate'.",
+        example=str(FORMAT),
+    ),
     Field(
         "extends",
         Str(r"^[A-Za-z0-9_./-]+$", "ruleset id"),
@@ -1306,12 +1309,6 @@ STRUCTURE = Record(
                 "(winning_tiles), else all are exposed together and others may win on them in "
                 "one round.",
                 default=1,
-            ),
-            Field(
-                "taker_pays_if_robbed",
-                Bool(),
-                "If the taker cannot win but another can, the taker pays as discarder.",
-                default=False,
             ),
             Field(
                 "kong_draws",

@@ -183,7 +183,7 @@ class Kongs(_Base):
                 if rep.when_missing == "none":
                     chosen = None
                     break
-                if rep.when_missing != "reroll":
+                if rep.when_missing == "last_stack":
                     break
             tiles = w.draw_stack(chosen, rep.order, rep.tiles) if chosen is not None else []
         self._emit(

@@ -161,7 +161,6 @@ class Rules:
         self.roams = bool(wall_end.get("roams", False)) and self.last_tiles > 0
         self.offered_to = wall_end.get("offered_to", "all")
         self.tiles_per_taker = int(wall_end.get("tiles_per_taker", 1))
-        self.taker_pays = bool(wall_end.get("taker_pays_if_robbed", False))
         self.last_kong_draws = self.last_tiles > 0 and bool(wall_end.get("kong_draws", False))
         self.mode = (rs.get("game_end") or {}).get("mode", "first_win")
         self.min_value = int((rs.get("scoring") or {}).get("min_value", 0))

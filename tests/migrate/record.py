@@ -53,7 +53,7 @@ def settlement(loader: Loader, path: Path) -> Any:
 
 
 def play_digest(loader: Loader, preset: str | None) -> str:
-    """The digest of a few hands' event logs (the ruleset's file hash left out)."""
+    """The digest of a few hands' event logs (the ruleset's file and its hash left out)."""
     ruleset = loader(preset=preset)
     digest = hashlib.sha256()
     for seed in SEEDS:
@@ -63,6 +63,7 @@ def play_digest(loader: Loader, preset: str | None) -> str:
             events = [{"error": str(exc)}]
         for event in events:
             event.pop("ruleset_sha256", None)
+            event.pop("ruleset_file", None)
         digest.update(to_jsonl(events).encode("utf-8"))
     return digest.hexdigest()
 
