@@ -8,7 +8,8 @@ layout) in place.  ``STEPS`` lists them in order; together they take a format-1 
 what it finds there.
 
 ``mjrules migrate FILE`` shows the rewritten file as a diff (``--write`` saves it); the loader
-applies the same steps in memory to a format-1 file (``read_text``), so old files keep working.
+applies the same steps in memory to a format-1 file (dsl/ruleset.py), so old files keep
+working.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from dsl.migrations import literal_keys
+from dsl.migrations import MigrationError, at, literal_keys
 
 FORMAT = 2
 """The format this version of mjrules writes and reads natively."""
@@ -30,26 +31,6 @@ STEPS: list[Step] = [
 ]
 """Format 1 to FORMAT, in order.  A new step is a module under dsl/migrations/ exposing
 ``migrate(doc) -> None``, appended here."""
-
-
-class MigrationError(ValueError):
-    """A file that cannot be migrated: its line and column (1-based) say where."""
-
-    def __init__(self, message: str, line: int = 1, col: int = 1, expected: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.col = col
-        self.expected = expected
-
-
-def at(node: Any, key: Any) -> tuple[int, int]:
-    """The 1-based line and column of ``node[key]``'s value in the file (1, 1 if unknown)."""
-    try:
-        line, col = node.lc.value(key)
-    except (AttributeError, KeyError, TypeError):
-        return 1, 1
-    return line + 1, col + 1
 
 
 def _yaml() -> Any:

@@ -860,10 +860,12 @@ REPLACEMENT = Record(
     ),
     Field(
         "dice",
-        Choice("total", "one_die", "one_die_below_12_stacks"),
-        "How the dice pick the stack, for from: dice_stack.",
-        default="total",
+        Expr("kong_dice", "int"),
+        "For from: dice_stack, how many dice are thrown; their total counts the stack from the "
+        "tail.",
+        default=2,
         zh="骰子",
+        example="if stacks < 12 then 1 else 2",
     ),
     Field(
         "when_missing",
@@ -1206,24 +1208,18 @@ STRUCTURE = Record(
             "Limits on winning and discarding.",
             Field(
                 "missed_win",
-                Choice("none", "same_tile", "any_tile", "not_lower_value"),
-                "After passing a win (过水/漏胡/禁胡): no lock, no win on that tile, on any "
-                "discard, or on a discard not worth more.",
-                default="none",
+                Expr("missed_win", "bool"),
+                "After passing a win (过水/漏胡/禁胡), while the lock lasts: whether the player "
+                "may not win on this discard.  Asked only of a player who passed a win.",
+                default="false",
                 zh="过水",
+                example="win_tile in missed_tiles",
             ),
             Field(
                 "missed_win_until",
                 Choice("own_draw", "own_action"),
                 "The lock lasts until the player draws, or until they draw, chow, pung or kong.",
                 default="own_draw",
-            ),
-            Field(
-                "void_suit",
-                Bool(),
-                "A win must lack at least one suit (缺一门).",
-                default=False,
-                zh="缺一门",
             ),
             Field(
                 "declare_void",
@@ -1328,12 +1324,19 @@ STRUCTURE = Record(
         Record(
             "When the hand ends.",
             Field(
-                "mode",
-                Choice("first_win", "until_one_left", "until_wall_empty"),
-                "At the first win; winners leave and play goes on until one player is left; "
-                "or winners keep playing until the wall is empty.",
-                default="first_win",
+                "winners_leave",
+                Expr("game_end", "bool"),
+                "After a win: whether the winners leave the hand (血战到底) or keep playing.",
+                default="false",
+            ),
+            Field(
+                "ends",
+                Expr("game_end", "bool"),
+                "After a win: whether the hand ends (players_in_game: the seats still playing, "
+                "without the winners if they left).  A hand that goes on ends when the wall does.",
+                default="true",
                 zh="结束",
+                example="count(players_in_game) <= 1",
             ),
             zh="结束",
         ),

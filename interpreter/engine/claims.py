@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from dsl.situation import HandMeld, Situation
 from interpreter import shapes
 from interpreter.engine.actions import PASS, Action
-from interpreter.engine.state import EMPTY, Player, Round, tile_name
+from interpreter.engine.state import EMPTY, Round, tile_name
 from interpreter.tiles import RANKS, STANDARD, Tile
 
 if TYPE_CHECKING:
@@ -66,15 +66,18 @@ class Claims(_Base):
             return bool(when(situation))
         return True
 
-    def _missed_lock(self, p: Player, tile: Tile, value: int) -> bool:
-        mode = self.rules.missed_win
-        if mode == "any_tile":
-            return p.lock_all
-        if mode == "same_tile":
-            return tile in p.lock_tiles
-        if mode == "not_lower_value":
-            return p.lock_value >= 0 and value <= p.lock_value
-        return False
+    def _missed_lock(self, seat: int, discarder: int, tile: Tile, value: int) -> bool:
+        """Whether ``restrictions.missed_win`` refuses the seat this win, having passed one."""
+        p = self.players[seat]
+        rule = self.rules.missed_win
+        if rule is None or not p.lock_tiles:
+            return False
+        situation = Situation(
+            keys=(0,) * len(STANDARD.suits), winner=seat, discarder=discarder, win_tile=tile,
+            value=value, missed_tiles=frozenset(p.lock_tiles), missed_value=p.lock_value,
+            dealer=self.dealer, players=self.n, options=self.rules.options,
+        )  # fmt: skip
+        return bool(rule(situation))
 
     def _open_round(
         self, tile: Tile, discarder: int, context: frozenset[str], kinds: tuple[str, ...],
@@ -102,7 +105,7 @@ class Claims(_Base):
                 value = self._value(seat, tile, discarder, context, first, in_hand=False)
                 if value is not None:
                     values[seat] = value
-                    if not self._missed_lock(p, tile, value):
+                    if not self._missed_lock(seat, discarder, tile, value):
                         acts.append(Action("win", tile))
                         if self._must_win():
                             options[seat] = acts
@@ -150,7 +153,7 @@ class Claims(_Base):
                         value = self._value(seat, t, discarder, context, False, in_hand=False)
                         if value is not None:
                             won[t] = value
-                free = {t for t, v in won.items() if not self._missed_lock(p, t, v)}
+                free = {t for t, v in won.items() if not self._missed_lock(seat, discarder, t, v)}
                 if free:
                     values[seat] = max(won.values())
                     wins[seat] = tuple(t for t in tiles if t in free)
@@ -204,15 +207,10 @@ class Claims(_Base):
         assert rnd is not None
         rnd.choices[seat] = action
         rnd.queue.pop(0)
-        if seat in rnd.values and action.kind != "win":
+        if seat in rnd.values and action.kind != "win" and self.rules.missed_win is not None:
             p = self.players[seat]
-            mode = self.rules.missed_win
-            if mode == "any_tile":
-                p.lock_all = True
-            elif mode == "same_tile":
-                p.lock_tiles.update(rnd.win_tiles.get(seat) or (rnd.tile,))
-            elif mode == "not_lower_value":
-                p.lock_value = max(p.lock_value, rnd.values[seat])
+            p.lock_tiles.update(rnd.win_tiles.get(seat) or (rnd.tile,))
+            p.lock_value = max(p.lock_value, rnd.values[seat])
         if not rnd.queue:
             self._resolve(rnd)
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from dsl.situation import HandMeld
+from dsl.errors import EvaluationError
+from dsl.situation import HandMeld, Situation
 from interpreter import shapes
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import Replacement
@@ -15,7 +16,7 @@ from interpreter.engine.state import EMPTY, Player, tile_name
 from interpreter.scenario import Kong
 from interpreter.settle import settle
 from interpreter.suit_tables import counts_of
-from interpreter.tiles import RANKS, Tile
+from interpreter.tiles import RANKS, STANDARD, Tile
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -152,6 +153,24 @@ class Kongs(_Base):
             self._record(settle(self.ruleset, self._scenario((), (), kongs=(kong,))))
         self._replace(seat, option, provider)
 
+    def _dice(self, seat: int, rep: Replacement, stacks: int) -> int:
+        """How many dice count the stack (``dice``); two are thrown at least, so that the
+        same seed throws the same dice whatever the count."""
+        situation = Situation(
+            keys=(0,) * len(STANDARD.suits), kong_seat=seat, stacks=stacks, dealer=self.dealer,
+            players=self.n, options=self.rules.options,
+        )  # fmt: skip
+        if rep.dice is None:  # the replacement of a ruleset that names none
+            return 2
+        thrown = int(rep.dice(situation))
+        if not 1 <= thrown <= 6:
+            error = EvaluationError(f"{thrown} dice: 1 to 6 are thrown", 0, len(rep.dice.text),
+                                    text=rep.dice.text)  # fmt: skip
+            if rep.dice.origin is not None:
+                error.problem = rep.dice.origin(error)
+            raise error
+        return thrown
+
     def _replace(self, seat: int, name: str, provider: int | None) -> None:
         rep = self._replacement(name)
         w = self.wall
@@ -170,12 +189,10 @@ class Kongs(_Base):
         else:
             stacks = w.stacks_from_tail()
             chosen = next((k for k in reversed(stacks) if w.holds(k, rep.order)), None)
+            thrown = self._dice(seat, rep, len(stacks))
             for _ in range(20):
-                a, b = self.rng.randint(1, 6), self.rng.randint(1, 6)
-                one = rep.dice == "one_die" or (
-                    rep.dice == "one_die_below_12_stacks" and len(stacks) < 12
-                )
-                dice = [a] if one else [a, b]
+                rolls = [self.rng.randint(1, 6) for _ in range(max(2, thrown))]
+                dice = rolls[:thrown]
                 count = sum(dice)
                 if count <= len(stacks) and w.holds(stacks[count - 1], rep.order):
                     chosen = stacks[count - 1]

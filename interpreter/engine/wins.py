@@ -218,8 +218,11 @@ class Wins(_Base):
                     _NOWHERE,
                 )
             )
-        left_after = len(self._in_game()) - (len(winners) if r.mode == "until_one_left" else 0)
-        ends = r.mode == "first_win" or (r.mode == "until_one_left" and left_after <= 1)
+        leave, ends = r.after_win(Situation(
+            keys=(0,) * len(STANDARD.suits), dealer=self.dealer, players=self.n,
+            options=r.options, winner=winners[0], discarder=discarder,
+            winners=frozenset(winners), players_in_game=self._in_game(),
+        ))  # fmt: skip
         birds = self._birds(winners[0], discarder, context, ends)
         # On the discard that followed a kong, its money may move to the winner (呼叫转移).
         last_kong = tuple(
@@ -281,9 +284,9 @@ class Wins(_Base):
         self.draw_ctx = EMPTY
         self.after_kong = False
         if ends:
-            self._end("win" if r.mode == "first_win" else "one_left")
+            self._end("one_left" if leave else "win")
             return
-        if r.mode == "until_one_left":
+        if leave:
             self._leave(winners)
         last = winners[-1]
         if source in ("last", "last_tiles"):
