@@ -626,8 +626,7 @@ SECTIONS: Mapping[str, Section] = {
         doc="end-of-hand checks when the wall runs out (查叫, 花猪)",
     ),
     "missed_win": Section(
-        CONSTANTS + GAME + WINNER + DISCARDER + _named(HOW_WON, "win_tile")
-        + _named(FOUND, "value") + MISSED,
+        _BEFORE_BIRDS + _named(HOW_WON, "win_tile") + _named(FOUND, "value") + MISSED,
         GENERIC_FUNCTIONS,
         doc="whether a player who passed a win may not win on this discard (过水)",
     ),

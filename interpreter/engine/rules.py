@@ -170,8 +170,9 @@ class Rules:
         game_end = rs.get("game_end") or {}
         self.winners_leave = game_end.get("winners_leave")
         self.ends = game_end.get("ends")
-        self.first_win = self.after_win(Situation(keys=(0,) * len(STANDARD.suits),
-                                                  players=self.players, options=self.options))[1]
+        self.first_win = self.after_win(
+            Situation(keys=(0,) * len(STANDARD.suits), players=self.players, options=self.options)
+        )[1]
         """Whether the hand ends at its first win (bots weigh the risk of a discard by it)."""
         self.min_value = int((rs.get("scoring") or {}).get("min_value", 0))
         birds = rs.get("birds") or {}
