@@ -1326,7 +1326,7 @@ STRUCTURE = Record(
             Field(
                 "winners_leave",
                 Expr("game_end", "bool"),
-                "After a win: whether the winners leave the hand (血战到底) or keep playing.",
+                "After a win: whether the winners leave the hand or keep playing.",
                 default="false",
             ),
             Field(
@@ -1453,11 +1453,19 @@ STRUCTURE = Record(
                 example="option.birds",
             ),
             Field(
-                "on_last_tile",
-                Choice("next_tiles", "last_tiles", "last_tile_counts_all"),
-                "On a 海底 win: birds from the wall, the 海底 tile(s) themselves, or the 海底 "
-                "tile counting as every bird.",
-                default="last_tiles",
+                "from_last_tiles",
+                Expr("bird_count", "bool"),
+                "On a win on the last tile(s) (海底): whether the birds are those tiles "
+                "themselves rather than tiles from the wall.",
+                default="true",
+            ),
+            Field(
+                "first_counts_all",
+                Expr("bird_count", "bool"),
+                "Whether the first bird tile counts as every bird (count of them, all on "
+                "its seat).",
+                default="false",
+                example="last_tile",
             ),
             Field(
                 "seat",

@@ -551,6 +551,7 @@ _DEALT = CONSTANTS + GAME + WINNER + IN_PLAY + HAND_SHAPE
 """An opening hand: the seat holding it is the winner; no discard, no winning tile."""
 _BEFORE_BIRDS = CONSTANTS + GAME + WINNER + DISCARDER
 """Before the birds are drawn: the seats of the first win, and nothing of its hand."""
+_LAST_TILE = tuple(e for e in HOW_WON if e.name == "last_tile")
 
 # A section is a moment of the game: the names it offers are the ones that have a value
 # whenever its fields are evaluated (``discarder`` on a self-drawn win aside, which the
@@ -599,7 +600,9 @@ SECTIONS: Mapping[str, Section] = {
         doc="how much one payer pays, once the hand types are found",
     ),
     "bird_count": Section(
-        _BEFORE_BIRDS, GENERIC_FUNCTIONS, doc="how many birds, before they are drawn"
+        _BEFORE_BIRDS + _LAST_TILE,
+        GENERIC_FUNCTIONS,
+        doc="how many birds and where from, before they are drawn",
     ),
     "bird_seat": Section(
         _BEFORE_BIRDS + BIRD, GENERIC_FUNCTIONS, doc="which seat one bird tile points at"

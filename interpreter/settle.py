@@ -297,15 +297,15 @@ def _bird_hits(ruleset: Ruleset, scenario: Scenario, options: Mapping[str, Any])
         options,
         winner=first.seat if first else 0,
         discarder=first.discarder if first else None,
+        last_tile=first is not None and "last_tile" in first.context,
     )
     count = int(birds["count"](base))
     tiles: list[Tile] = list(scenario.birds)
     # A die is read as a bird tile of its rank: the same seat mapping applies.
     tiles += [value - 1 for value in scenario.bird_dice]
-    on_last = birds.get("on_last_tile", "last_tiles")
     if first is not None and "last_tile" in first.context and not tiles:
         tiles = list(first.win_tiles)
-    if on_last == "last_tile_counts_all" and first is not None and "last_tile" in first.context:
+    if first is not None and birds["first_counts_all"](base):
         tiles = tiles[:1] * count
     hits: dict[int, int] = {}
     for tile in tiles[:count]:

@@ -14,6 +14,8 @@ expressions.
   seen from the file that set ``void_suit``: the rewritten file's own replaces it.
 - ``game_end.mode``: ``game_end.winners_leave`` and ``game_end.ends``, expressions over
   ``winners`` and ``players_in_game``.
+- ``birds.on_last_tile``: ``birds.from_last_tiles`` and ``birds.first_counts_all``,
+  expressions over ``last_tile``.
 
 A value read from an option (``option.NAME``) becomes an ``if`` over the values the option
 allows, which must then be declared in the same file.
@@ -33,6 +35,8 @@ MISSED_WIN = {
     "not_lower_value": "value <= missed_value",
 }
 WINNERS_LEAVE = {"first_win": False, "until_one_left": True, "until_wall_empty": False}
+FROM_LAST_TILES = {"next_tiles": False, "last_tiles": True, "last_tile_counts_all": True}
+FIRST_COUNTS_ALL = {"next_tiles": False, "last_tiles": False, "last_tile_counts_all": "last_tile"}
 ENDS = {"first_win": True, "until_one_left": "count(players_in_game) <= 1",
         "until_wall_empty": False}  # fmt: skip
 
@@ -135,6 +139,12 @@ def migrate(doc: Any) -> None:
             restrictions["missed_win"] = _expression(doc, restrictions, "missed_win", MISSED_WIN)
         if restrictions.get("void_suit") is not None:
             _void_suit(doc, restrictions)
+    birds = _section(doc, "birds")
+    if birds is not None and birds.get("on_last_tile") is not None:
+        from_last = _expression(doc, birds, "on_last_tile", FROM_LAST_TILES)
+        first = _expression(doc, birds, "on_last_tile", FIRST_COUNTS_ALL)
+        pairs = [("from_last_tiles", from_last), ("first_counts_all", first)]
+        _replace(birds, "on_last_tile", pairs)
     game_end = _section(doc, "game_end")
     if game_end is not None and game_end.get("mode") is not None:
         leave = _expression(doc, game_end, "mode", WINNERS_LEAVE)

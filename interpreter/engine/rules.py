@@ -177,7 +177,8 @@ class Rules:
         self.min_value = int((rs.get("scoring") or {}).get("min_value", 0))
         birds = rs.get("birds") or {}
         self.bird_count = birds.get("count") if birds else None
-        self.birds_on_last = birds.get("on_last_tile", "last_tiles") if birds else "last_tiles"
+        self.birds_from_last = birds.get("from_last_tiles") if birds else None
+        """On a win on the last tile(s): whether they are the birds (None: they are)."""
         dealer = rs.get("dealer") or {}
         self.first_dealer = dealer.get("first", "random")
         self.next_dealer = dealer.get("next")

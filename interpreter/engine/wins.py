@@ -166,11 +166,17 @@ class Wins(_Base):
         base = Situation(
             keys=(0,) * len(STANDARD.suits), dealer=self.dealer, players=self.n,
             options=self.rules.options, winner=first_seat, discarder=discarder,
+            last_tile="last_tile" in context,
         )  # fmt: skip
         count = int(count_expr(base))
         if count <= 0:
             return ()
-        if "last_tile" in context and self.rules.birds_on_last != "next_tiles" and self.last_drawn:
+        from_last = self.rules.birds_from_last
+        if (
+            "last_tile" in context
+            and self.last_drawn
+            and (from_last is None or from_last(base))
+        ):
             return tuple(self.last_drawn[-max(1, self.rules.last_tiles) :])
         w = self.wall
         if ends:
