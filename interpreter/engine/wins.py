@@ -172,11 +172,7 @@ class Wins(_Base):
         if count <= 0:
             return ()
         from_last = self.rules.birds_from_last
-        if (
-            "last_tile" in context
-            and self.last_drawn
-            and (from_last is None or from_last(base))
-        ):
+        if "last_tile" in context and self.last_drawn and (from_last is None or from_last(base)):
             return tuple(self.last_drawn[-max(1, self.rules.last_tiles) :])
         w = self.wall
         if ends:
