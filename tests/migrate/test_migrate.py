@@ -7,6 +7,7 @@ format-1 file applies the same steps in memory.  ``mjrules migrate`` end to end.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -51,7 +52,7 @@ def test_the_copies_are_all_format_1_and_the_shipped_rulesets_format_2() -> None
     assert STEPS
     for path in SHIPPED.rglob("*.yaml"):
         text = path.read_text(encoding="utf-8")
-        assert f"\nformat: {FORMAT}\n" in text, path
+        assert re.search(f"^format: {FORMAT}$", text, re.M), path
         assert migrate_text(text).text == text  # nothing left to migrate
 
 
@@ -199,6 +200,11 @@ def test_migrate_shows_a_diff_and_writes_only_when_told(tmp_path: Path) -> None:
         ("ruleset: [\n", ":2:1: error: YAML syntax"),
         ("format: 9\nruleset: {title: x}\n", ":1:9: error: format 9 is newer"),
         ("- a list\n", ":1:1: error: a ruleset is a mapping of sections"),
+        (
+            "extends: x\nrestrictions: {missed_win: option.lock}\n",
+            ":2:28: error: missed_win reads option.lock, whose values are not declared",
+        ),
+        ("game_end:\n  mode: sometimes\n", ":2:9: error: mode: 'sometimes' is not one of"),
     ],
 )
 def test_migrate_refuses_bad_input_with_its_place(tmp_path: Path, text: str, where: str) -> None:
