@@ -56,7 +56,9 @@ class Situation:
     found to its value, ``hand_classes`` each hand type to its class (when the scope was
     not told), ``value`` is the combined value of the hands found, ``tile`` the tile under
     consideration (a bird tile, a claimed discard), ``kong_seat`` and ``provider`` the
-    player making a kong and the one whose discard it took.
+    player making a kong and the one whose discard it took.  ``missed_tiles`` and
+    ``missed_value`` are the wins a player passed while its lock lasts (过水), ``stacks`` the
+    stacks left in the wall when a kong's replacement is counted by dice.
     """
 
     keys: Keys
@@ -89,6 +91,9 @@ class Situation:
     bird_hits: Mapping[int, int] = field(default_factory=dict)
     tile: Tile | None = None
     tileset: TileSet = STANDARD
+    missed_tiles: frozenset[Tile] = frozenset()
+    missed_value: int = 0
+    stacks: int = 0
 
     def __post_init__(self) -> None:
         if not 1 <= self.players <= 8:

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from dsl.migrate import FORMAT
 from dsl.problems import Problems, nearest
 from dsl.yaml_source import Node
 
@@ -935,15 +936,18 @@ REPLACEMENT = Record(
     ),
     Field(
         "dice",
-        Choice("total", "one_die", "one_die_below_12_stacks"),
-        "How the dice pick the stack, for from: dice_stack.",
-        default="total",
+        Expr("kong_dice", "int"),
+        "For from: dice_stack, how many dice are thrown; their total counts the stack from the "
+        "tail.",
+        default=2,
         zh="骰子",
+        example="if stacks < 12 then 1 else 2",
     ),
     Field(
         "when_missing",
-        Choice("reroll", "lower_tile", "last_stack", "none"),
-        "If the chosen stack is gone, too far, or lacks its top tile (order: top_only).",
+        Choice("reroll", "last_stack", "none"),
+        "If the chosen stack is gone, too far, or lacks its top tile (order: top_only): throw "
+        "again, take the last stack that holds a tile, or draw nothing.",
         default="reroll",
     ),
     Field("tiles", Int(1, 4), "How many tiles are drawn.", default=1, zh="张数"),
@@ -1027,12 +1031,6 @@ KONG_PAYMENT = Record(
         required=True,
         example="2",
     ),
-    Field(
-        "paid",
-        Choice("immediately", "after_next_discard", "at_end"),
-        "When.",
-        default="immediately",
-    ),
     Field("enabled", Condition(), "Whether it is paid (often option.NAME).", default=True),
 )
 
@@ -1055,6 +1053,13 @@ SETTLEMENT_CHECK = Record(
 
 STRUCTURE = Record(
     "A mahjong ruleset.",
+    Field(
+        "format",
+        Int(1, FORMAT),
+        "The version of this file format; without it a file is format 1, read as the current "
+        "format by the steps of 'mjrules migrate'.",
+        example=str(FORMAT),
+    ),
     Field(
         "extends",
         Str(r"^[A-Za-z0-9_./-]+$", "ruleset id"),
@@ -1289,24 +1294,18 @@ STRUCTURE = Record(
             "Limits on winning and discarding.",
             Field(
                 "missed_win",
-                Choice("none", "same_tile", "any_tile", "not_lower_value"),
-                "After passing a win (过水/漏胡/禁胡): no lock, no win on that tile, on any "
-                "discard, or on a discard not worth more.",
-                default="none",
+                Expr("missed_win", "bool"),
+                "After passing a win (过水/漏胡/禁胡), while the lock lasts: whether the player "
+                "may not win on this discard.  Asked only of a player who passed a win.",
+                default="false",
                 zh="过水",
+                example="win_tile in missed_tiles",
             ),
             Field(
                 "missed_win_until",
                 Choice("own_draw", "own_action"),
                 "The lock lasts until the player draws, or until they draw, chow, pung or kong.",
                 default="own_draw",
-            ),
-            Field(
-                "void_suit",
-                Bool(),
-                "A win must lack at least one suit (缺一门).",
-                default=False,
-                zh="缺一门",
             ),
             Field(
                 "declare_void",
@@ -1394,12 +1393,6 @@ STRUCTURE = Record(
                 default=1,
             ),
             Field(
-                "taker_pays_if_robbed",
-                Bool(),
-                "If the taker cannot win but another can, the taker pays as discarder.",
-                default=False,
-            ),
-            Field(
                 "kong_draws",
                 Bool(),
                 "A kong's replacement drawn from the last tile(s) is a last tile too: a win "
@@ -1417,12 +1410,19 @@ STRUCTURE = Record(
         Record(
             "When the hand ends.",
             Field(
-                "mode",
-                Choice("first_win", "until_one_left", "until_wall_empty"),
-                "At the first win; winners leave and play goes on until one player is left; "
-                "or winners keep playing until the wall is empty.",
-                default="first_win",
+                "winners_leave",
+                Expr("game_end", "bool"),
+                "After a win: whether the winners leave the hand or keep playing.",
+                default="false",
+            ),
+            Field(
+                "ends",
+                Expr("game_end", "bool"),
+                "After a win: whether the hand ends (players_in_game: the seats still playing, "
+                "without the winners if they left).  A hand that goes on ends when the wall does.",
+                default="true",
                 zh="结束",
+                example="count(players_in_game) <= 1",
             ),
             zh="结束",
         ),
@@ -1539,11 +1539,19 @@ STRUCTURE = Record(
                 example="option.birds",
             ),
             Field(
-                "on_last_tile",
-                Choice("next_tiles", "last_tiles", "last_tile_counts_all"),
-                "On a 海底 win: birds from the wall, the 海底 tile(s) themselves, or the 海底 "
-                "tile counting as every bird.",
-                default="last_tiles",
+                "from_last_tiles",
+                Expr("bird_count", "bool"),
+                "On a win on the last tile(s) (海底): whether the birds are those tiles "
+                "themselves rather than tiles from the wall.",
+                default="true",
+            ),
+            Field(
+                "first_counts_all",
+                Expr("bird_count", "bool"),
+                "Whether the first bird tile counts as every bird (count of them, all on "
+                "its seat).",
+                default="false",
+                example="last_tile",
             ),
             Field(
                 "seat",

@@ -343,6 +343,29 @@ KONG = (
 
 SETTLEMENT = (NameEntry("payee", SEAT, "the seat being paid", _seat("payee", "no payment")),)
 
+MISSED = (
+    NameEntry(
+        "missed_tiles",
+        collection(TILE),
+        "the tiles the player passed a win on while its missed-win lock lasts (过水)",
+        lambda s: s.missed_tiles,
+    ),
+    NameEntry(
+        "missed_value",
+        INT,
+        "the highest value of the wins it passed while its lock lasts",
+        lambda s: s.missed_value,
+    ),
+)
+
+STACKS = (
+    NameEntry("stacks", INT, "stacks left in the wall, counted from its tail", lambda s: s.stacks),
+)
+
+
+def _named(entries: Iterable[NameEntry], *names: str) -> tuple[NameEntry, ...]:
+    return tuple(e for e in entries if e.name in names)
+
 
 ATTRIBUTES = (
     AttributeEntry(TILE, "rank", INT, "the rank, 1 to 9", lambda t, s: t % RANKS + 1),
@@ -551,6 +574,7 @@ _DEALT = CONSTANTS + GAME + WINNER + IN_PLAY + HAND_SHAPE
 """An opening hand: the seat holding it is the winner; no discard, no winning tile."""
 _BEFORE_BIRDS = CONSTANTS + GAME + WINNER + DISCARDER
 """Before the birds are drawn: the seats of the first win, and nothing of its hand."""
+_LAST_TILE = tuple(e for e in HOW_WON if e.name == "last_tile")
 
 # A section is a moment of the game: the names it offers are the ones that have a value
 # whenever its fields are evaluated (``discarder`` on a self-drawn win aside, which the
@@ -604,7 +628,9 @@ SECTIONS: Mapping[str, Section] = {
         doc="how much one payer pays, once the hand types are found",
     ),
     "bird_count": Section(
-        _BEFORE_BIRDS, GENERIC_FUNCTIONS, doc="how many birds, before they are drawn"
+        _BEFORE_BIRDS + _LAST_TILE,
+        GENERIC_FUNCTIONS,
+        doc="how many birds and where from, before they are drawn",
     ),
     "bird_seat": Section(
         _BEFORE_BIRDS + BIRD, GENERIC_FUNCTIONS, doc="which seat one bird tile points at"
@@ -629,6 +655,21 @@ SECTIONS: Mapping[str, Section] = {
         CONSTANTS + GAME + IN_GAME + PAYER + SETTLEMENT,
         GENERIC_FUNCTIONS,
         doc="end-of-hand checks when the wall runs out (查叫, 花猪)",
+    ),
+    "missed_win": Section(
+        _BEFORE_BIRDS + _named(HOW_WON, "win_tile") + _named(FOUND, "value") + MISSED,
+        GENERIC_FUNCTIONS,
+        doc="whether a player who passed a win may not win on this discard (过水)",
+    ),
+    "game_end": Section(
+        CONSTANTS + GAME + WIN_SEATS,
+        GENERIC_FUNCTIONS,
+        doc="after a win: whether the winners leave the hand, and whether it ends",
+    ),
+    "kong_dice": Section(
+        CONSTANTS + GAME + KONG[:1] + STACKS,
+        GENERIC_FUNCTIONS,
+        doc="how many dice count the stack a kong's replacement is drawn from",
     ),
 }
 

@@ -211,19 +211,15 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
     return WinResult(win.seat, win.win_tiles[0], hands, total, win.concealed, win.melds)
 
 
-def refusal(
-    situation: Situation, void: int | None, void_suit: bool, suits: int, requires: Any
-) -> str | None:
+def refusal(situation: Situation, void: int | None, requires: Any) -> str | None:
     """Why ``restrictions`` refuse a win that has a hand type (None: they allow it): it
-    holds its declared void suit (定缺), or every suit under ``void_suit`` (缺一门), or
-    ``requires`` (``win_requires``) is false.  Play and settlement ask it alike."""
-    if void_suit or void is not None:
+    holds its declared void suit (定缺), or ``requires`` (``win_requires``) is false.  Play
+    and settlement ask it alike."""
+    if void is not None:
         held = {i for i, key in enumerate(situation.keys) if key}
         held.update(m.tile // RANKS for m in situation.melds)
-        if void is not None and void in held:
+        if void in held:
             return "it holds the suit declared void"
-        if void_suit and len(held) >= suits:
-            return "it holds every suit (restrictions.void_suit: a win lacks a suit)"
     if requires is not None and not requires(situation):
         return f"restrictions.win_requires is false ({requires.text})"
     return None
@@ -234,11 +230,7 @@ def _check_allowed(ruleset: Ruleset, situation: Situation, result: WinResult, wi
     restrictions = ruleset.get("restrictions") or {}
     requires = restrictions.get("win_requires")
     why = refusal(
-        situation,
-        None,
-        bool(restrictions.get("void_suit")),
-        len(ruleset.get("tiles.suits") or STANDARD.suits),
-        None if getattr(requires, "text", "true") == "true" else requires,
+        situation, None, None if getattr(requires, "text", "true") == "true" else requires
     )
     least = int(ruleset.get("scoring.min_value") or 0)
     if why is None and result.total < least:
@@ -311,15 +303,15 @@ def _bird_hits(
         options,
         winner=first.seat if first else 0,
         discarder=first.discarder if first else None,
+        last_tile=first is not None and "last_tile" in first.context,
     )
     count = int(birds["count"](base))
     tiles: list[Tile] = list(scenario.birds)
     # A die is read as a bird tile of its rank: the same seat mapping applies.
     tiles += [value - 1 for value in scenario.bird_dice]
-    on_last = birds.get("on_last_tile", "last_tiles")
     if first is not None and "last_tile" in first.context and not tiles:
         tiles = list(first.win_tiles)
-    if on_last == "last_tile_counts_all" and first is not None and "last_tile" in first.context:
+    if first is not None and birds["first_counts_all"](base):
         tiles = tiles[:1] * count
     hits: dict[int, int] = {}
     for tile in tiles[:count]:

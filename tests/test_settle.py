@@ -148,8 +148,11 @@ wins:
 
 def test_a_win_holding_every_suit_is_refused_under_void_suit():
     # 必须缺一门才能胡牌 (001_76942f0387627e0c.txt ◆基本规则 line 19): sichuan/base sets
-    # restrictions.void_suit; a complete hand in all three suits does not win.
-    with pytest.raises(SettlementError, match=r"<scenario>:4:5: .*holds every suit"):
+    # restrictions.win_requires: count(suits) < 3; a complete hand in all three suits does
+    # not win.
+    with pytest.raises(
+        SettlementError, match=r"<scenario>:4:5: .*win_requires is false \(count\(suits\) < 3\)"
+    ):
         settle(load("sichuan/blog5"), read_scenario_text(THREE_SUITS).hand)
     two_suits = THREE_SUITS.replace("123m 456p", "123p 456p")
     assert settle(load("sichuan/blog5"), read_scenario_text(two_suits).hand).deltas == [0, 1, -1, 0]
@@ -199,7 +202,7 @@ def test_inconsistent_scenario_exits_1_naming_file_and_field(tmp_path):
     result = run("settle", str(path))
     assert result.returncode == 1
     assert f"{path}:4:5: the hand of seat 1 does not win under sichuan/blog5" in result.stderr
-    assert "restrictions.void_suit" in result.stderr and "Traceback" not in result.stderr
+    assert "restrictions.win_requires" in result.stderr and "Traceback" not in result.stderr
 
 
 # ---- properties over every shipped ruleset ----------------------------------------------------

@@ -198,8 +198,7 @@ class _Ctx:
         self.visible = visible
         self.unseen = view.unseen_total()
         self.draws = view.draws_left()
-        first_win = f.rules.mode == "first_win"
-        self.hazard = agent.hazard if agent.hazard >= 0 else (0.1 if first_win else 0.04)
+        self.hazard = agent.hazard if agent.hazard >= 0 else (0.1 if f.rules.first_win else 0.04)
         others = sum(view.in_game) - 1
         self.sources = 1 + (others if f.rules.claims.get("win") else 0)
         self._targets: dict[Any, list[tuple[str, int, float]]] = {}

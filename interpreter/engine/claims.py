@@ -27,15 +27,10 @@ def _answer(t: Table, seat: int, action: Action) -> None:
     assert rnd is not None
     rnd.choices[seat] = action
     rnd.queue.pop(0)
-    if seat in rnd.values and action.kind != "win":
+    if seat in rnd.values and action.kind != "win" and t.rules.missed_win is not None:
         p = t.players[seat]
-        mode = t.rules.missed_win
-        if mode == "any_tile":
-            p.lock_all = True
-        elif mode == "same_tile":
-            p.lock_tiles.update(rnd.win_tiles.get(seat) or (rnd.tile,))
-        elif mode == "not_lower_value":
-            p.lock_value = max(p.lock_value, rnd.values[seat])
+        p.lock_tiles.update(rnd.win_tiles.get(seat) or (rnd.tile,))
+        p.lock_value = max(p.lock_value, rnd.values[seat])
     if not rnd.queue:
         _resolve(t, rnd)
 

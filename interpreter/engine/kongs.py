@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from dsl.situation import HandMeld
-from handcore.tiles import Tile
+from dsl.errors import EvaluationError
+from dsl.situation import HandMeld, Situation
+from handcore.tiles import STANDARD, Tile
 from interpreter.engine import events
 from interpreter.engine.actions import Action
 from interpreter.engine.flow import end, start_turn, take_discard, took_last
 from interpreter.engine.legal import kong_context, replacement, win_or_pass
 from interpreter.engine.payments import hand_record, record
 from interpreter.engine.rounds import open_joint_round, open_round
+from interpreter.engine.rules import Replacement
 from interpreter.engine.state import EMPTY, Phase, Table
 from interpreter.engine.wins import shown_discarder, shown_wins, win
 from interpreter.hand_record import Kong
@@ -87,6 +89,25 @@ def complete_kong(t: Table, seat: int, kind: str, provider: int | None, option: 
     _replace(t, seat, option, provider)
 
 
+def _dice(t: Table, seat: int, rep: Replacement, stacks: int) -> int:
+    """How many dice count the stack (``dice``); two are thrown at least, so that the same
+    seed throws the same dice whatever the count."""
+    if rep.dice is None:  # the replacement of a ruleset that names none
+        return 2
+    situation = Situation(
+        keys=(0,) * len(STANDARD.suits), kong_seat=seat, stacks=stacks, dealer=t.dealer,
+        players=t.n, options=t.rules.options,
+    )  # fmt: skip
+    thrown = int(rep.dice(situation))
+    if not 1 <= thrown <= 6:
+        error = EvaluationError(f"{thrown} dice: 1 to 6 are thrown", 0, len(rep.dice.text),
+                                text=rep.dice.text)  # fmt: skip
+        if rep.dice.origin is not None:
+            error.problem = rep.dice.origin(error)
+        raise error
+    return thrown
+
+
 def _replace(t: Table, seat: int, name: str, provider: int | None) -> None:
     rep = replacement(t, name)
     w = t.wall
@@ -105,12 +126,10 @@ def _replace(t: Table, seat: int, name: str, provider: int | None) -> None:
     else:
         stacks = w.stacks_from_tail()
         chosen = next((k for k in reversed(stacks) if w.holds(k, rep.order)), None)
+        thrown = _dice(t, seat, rep, len(stacks))
         for _ in range(20):
-            a, b = t.rng.randint(1, 6), t.rng.randint(1, 6)
-            one = rep.dice == "one_die" or (
-                rep.dice == "one_die_below_12_stacks" and len(stacks) < 12
-            )
-            dice = [a] if one else [a, b]
+            rolls = [t.rng.randint(1, 6) for _ in range(max(2, thrown))]
+            dice = rolls[:thrown]
             count = sum(dice)
             if count <= len(stacks) and w.holds(stacks[count - 1], rep.order):
                 chosen = stacks[count - 1]
@@ -118,7 +137,7 @@ def _replace(t: Table, seat: int, name: str, provider: int | None) -> None:
             if rep.when_missing == "none":
                 chosen = None
                 break
-            if rep.when_missing != "reroll":
+            if rep.when_missing == "last_stack":
                 break
         tiles = w.draw_stack(chosen, rep.order, rep.tiles) if chosen is not None else []
     t.events.append(events.replacement(seat, name, tiles, dice))

@@ -201,16 +201,19 @@ def claim_allowed(t: Table, kind: str, seat: int, discarder: int, tile: Tile) ->
     return True
 
 
-def missed_lock(t: Table, p: Player, tile: Tile, worth: int) -> bool:
-    """Whether ``p``'s missed-win lock (过水) forbids a win worth ``worth`` on ``tile``."""
-    mode = t.rules.missed_win
-    if mode == "any_tile":
-        return p.lock_all
-    if mode == "same_tile":
-        return tile in p.lock_tiles
-    if mode == "not_lower_value":
-        return p.lock_value >= 0 and worth <= p.lock_value
-    return False
+def missed_lock(t: Table, seat: int, discarder: int, tile: Tile, worth: int) -> bool:
+    """Whether ``restrictions.missed_win`` refuses ``seat`` a win worth ``worth`` on ``tile``,
+    having passed one (过水)."""
+    p = t.players[seat]
+    rule = t.rules.missed_win
+    if rule is None or not p.lock_tiles:
+        return False
+    situation = Situation(
+        keys=(0,) * len(STANDARD.suits), winner=seat, discarder=discarder, win_tile=tile,
+        value=worth, missed_tiles=frozenset(p.lock_tiles), missed_value=p.lock_value,
+        dealer=t.dealer, players=t.n, options=t.rules.options,
+    )  # fmt: skip
+    return bool(rule(situation))
 
 
 def meld_options(

@@ -101,16 +101,16 @@ def _take(river: list[list[Any]], name: str | None, seat: int) -> None:
 
 
 def _missed_win(game: Table, seat: int) -> dict[str, Any] | None:
-    """The seat's own missed-win lock (过胡): what it may not win on a discard until the lock
-    ends (``until``: its next draw or its next action).  Only the seat knows it passed a win,
-    so other seats' locks are not observed.  None when no lock is set."""
+    """The seat's own missed-win lock (过胡): the wins it passed while the lock lasts (the
+    ruleset's ``restrictions.missed_win`` says which discards they lock) and when the lock ends
+    (``until``: its next draw or its next action).  Only the seat knows it passed a win, so
+    other seats' locks are not observed.  None when no lock is set."""
     p = game.players[seat]
-    if not (p.lock_all or p.lock_tiles or p.lock_value >= 0):
+    if not p.lock_tiles:
         return None
     return {
-        "any_tile": p.lock_all,
         "tiles": tuple(sorted(p.lock_tiles)),
-        "up_to_value": p.lock_value if p.lock_value >= 0 else None,
+        "value": p.lock_value,
         "until": game.rules.missed_win_until,
     }
 

@@ -58,7 +58,6 @@ class Player:
     in_game: bool = True
     locked: bool = False
     void: int | None = None
-    lock_all: bool = False
     lock_tiles: set[Tile] = field(default_factory=set)
     lock_value: int = -1
     turns: int = 0
@@ -93,7 +92,6 @@ class Player:
         return " ".join(_suit_notation(s, key) for s, key in enumerate(self.keys) if key)
 
     def clear_lock(self) -> None:
-        self.lock_all = False
         self.lock_tiles.clear()
         self.lock_value = -1
 

@@ -134,11 +134,13 @@ def _birds(
     base = Situation(
         keys=(0,) * len(STANDARD.suits), dealer=t.dealer, players=t.n,
         options=t.rules.options, winner=first_seat, discarder=discarder,
+        last_tile="last_tile" in context,
     )  # fmt: skip
     count = int(count_expr(base))
     if count <= 0:
         return ()
-    if "last_tile" in context and t.rules.birds_on_last != "next_tiles" and t.last_drawn:
+    from_last = t.rules.birds_from_last
+    if "last_tile" in context and t.last_drawn and (from_last is None or from_last(base)):
         return tuple(t.last_drawn[-max(1, t.rules.last_tiles) :])
     w = t.wall
     if ends:
@@ -189,8 +191,11 @@ def win(
                 _NOWHERE,
             )
         )
-    left_after = len(t.in_game_seats) - (len(winners) if r.mode == "until_one_left" else 0)
-    ends = r.mode == "first_win" or (r.mode == "until_one_left" and left_after <= 1)
+    leave_after, ends = r.after_win(Situation(
+        keys=(0,) * len(STANDARD.suits), dealer=t.dealer, players=t.n,
+        options=r.options, winner=winners[0], discarder=discarder,
+        winners=frozenset(winners), players_in_game=t.in_game_seats,
+    ))  # fmt: skip
     birds = _birds(t, winners[0], discarder, context, ends)
     # On the discard that followed a kong, its money may move to the winner (呼叫转移).
     last_kong = tuple(k for k in t.kongs[-1:] if "kong_discard" in context and k.seat == discarder)
@@ -245,9 +250,9 @@ def win(
     t.draw_ctx = EMPTY
     t.after_kong = False
     if ends:
-        end(t, "win" if r.mode == "first_win" else "one_left")
+        end(t, "one_left" if leave_after else "win")
         return
-    if r.mode == "until_one_left":
+    if leave_after:
         leave(t, winners)
     last = winners[-1]
     if source in ("last", "last_tiles"):
