@@ -128,12 +128,12 @@ def test_every_field_is_read_while_playing_and_settling(tmp_path: Path) -> None:
         play(tracked(ruleset, seen), 1, "efficiency", hands=2)
         for path in record.scenarios_of(the_id):
             scenario = read_scenario(path)
-            settle(tracked(load(the_id, settings=scenario.settings()), seen), scenario)
+            settle(tracked(load(the_id, settings=scenario.settings()), seen), scenario.hand)
     overlay = tmp_path / "overlay.yaml"
     overlay.write_text(UNUSED_BY_SHIPPED, encoding="utf-8")
     Rules(tracked(load(str(overlay)), seen))
     drawn_end = read_scenario(REPO / "docs" / "scenarios" / "blog5-drawn-end.yaml")
-    settle(tracked(load(str(overlay)), seen), drawn_end)
+    settle(tracked(load(str(overlay)), seen), drawn_end.hand)
     assert unread(seen, walk()) == []
 
 

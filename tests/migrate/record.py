@@ -43,7 +43,7 @@ def settlement(loader: Loader, path: Path) -> Any:
     """One scenario settled: its payments and found hand types, or why it cannot be."""
     scenario = read_scenario(path)
     try:
-        result = settle(loader(settings=scenario.settings()), scenario)
+        result = settle(loader(settings=scenario.settings()), scenario.hand)
     except (SettlementError, RulesetError) as exc:
         return {"error": type(exc).__name__}
     return {
