@@ -12,11 +12,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from dsl.situation import Situation
-from interpreter import shapes
-from interpreter.tiles import STANDARD, Tile
-
-CONTEXTS = ("kong_draw", "kong_discard", "robbing_kong", "last_tile", "first_turn", "opening")
-"""The words of how a hand was won, each a yes/no fact of the situation."""
+from handcore import shapes
+from handcore.tiles import STANDARD, Tile
+from interpreter.hand_record import CONTEXTS
 
 _NO_HAND = (0,) * len(STANDARD.suits)
 

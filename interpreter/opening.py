@@ -25,10 +25,11 @@ from typing import Any
 
 from dsl.ruleset import Ruleset
 from dsl.situation import Situation
-from interpreter import prefilter, shapes
+from handcore import shapes
+from handcore.tiles import STANDARD, Tile
+from interpreter import prefilter
 from interpreter.context import build_situation
 from interpreter.settle import Payment, adjust, display_name, fire, ruleset_memo
-from interpreter.tiles import STANDARD, Tile
 
 
 @dataclass(frozen=True)

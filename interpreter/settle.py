@@ -19,10 +19,11 @@ from typing import Any
 from dsl.problems import Location
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld, Situation
-from interpreter import prefilter, shapes
+from handcore import shapes
+from handcore.tiles import RANKS, STANDARD, Tile, TileSet
+from interpreter import prefilter
 from interpreter.context import build_situation
-from interpreter.scenario import Kong, Scenario, Unfinished, Win, meld_text
-from interpreter.tiles import RANKS, STANDARD, Tile, TileSet
+from interpreter.hand_record import HandRecord, Kong, Unfinished, Win, meld_text
 
 KONG_KIND = {"direct": "exposed", "added": "added", "concealed": "concealed"}
 _NOWHERE = Location("<end of wall>", 1, 1)
@@ -105,7 +106,7 @@ class Settlement:
         }
 
 
-def settle(ruleset: Ruleset, scenario: Scenario) -> Settlement:
+def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
     """Settle every win of the scenario, then the payment rules of its moments."""
     tileset = STANDARD
     options = ruleset.option_values
@@ -141,7 +142,7 @@ def settle(ruleset: Ruleset, scenario: Scenario) -> Settlement:
     return Settlement(scenario.players, tuple(wins), tuple(payments), hits, len(taken))
 
 
-def settle_hand_end(ruleset: Ruleset, scenario: Scenario, winners: frozenset[int]) -> Settlement:
+def settle_hand_end(ruleset: Ruleset, scenario: HandRecord, winners: frozenset[int]) -> Settlement:
     """The payments of the rules at ``hand_end``: the seats still in and the hand's winners."""
     situation = _table(
         scenario, ruleset.option_values, players_in_game=scenario.in_game, winners=winners
@@ -284,7 +285,7 @@ def adjust(
 
 
 def _situation(
-    scenario: Scenario,
+    scenario: HandRecord,
     win: Win,
     win_tile: Tile,
     winners: frozenset[int],
@@ -340,8 +341,11 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
             f"{win.location}: the hand of seat {win.seat} does not win under "
             f"{ruleset.id} (no hand type applies with {tiles})"
         )
+    modifiers = ruleset.get("modifiers") or {}
     replaced = {
-        gone for hand_id in found for gone in (ruleset.hands.get(hand_id) or {}).get("replaces", ())
+        gone
+        for hand_id in found
+        for gone in (ruleset.hands.get(hand_id) or modifiers.get(hand_id) or {}).get("replaces", ())
     }
     kept = {h: v for h, v in found.items() if h not in replaced}
     classes = {h: v[1] for h, v in kept.items()}
@@ -358,19 +362,15 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
     return WinResult(win.seat, win.win_tiles[0], hands, total, win.concealed, win.melds)
 
 
-def refusal(
-    situation: Situation, void: int | None, void_suit: bool, suits: int, requires: Any
-) -> str | None:
+def refusal(situation: Situation, void: int | None, requires: Any) -> str | None:
     """Why ``restrictions`` refuse a win that has a hand type (None: they allow it): it
-    holds its declared void suit (定缺), or every suit under ``void_suit`` (缺一门), or
-    ``requires`` (``win_requires``) is false.  Play and settlement ask it alike."""
-    if void_suit or void is not None:
+    holds its declared void suit (定缺), or ``requires`` (``win_requires``) is false.  Play
+    and settlement ask it alike."""
+    if void is not None:
         held = {i for i, key in enumerate(situation.keys) if key}
         held.update(m.tile // RANKS for m in situation.melds)
-        if void is not None and void in held:
+        if void in held:
             return "it holds the suit declared void"
-        if void_suit and len(held) >= suits:
-            return "it holds every suit (restrictions.void_suit: a win lacks a suit)"
     if requires is not None and not requires(situation):
         return f"restrictions.win_requires is false ({requires.text})"
     return None
@@ -394,16 +394,14 @@ def worth(ruleset: Ruleset, situation: Situation, void: int | None = None) -> Wi
     return None if _below_least(ruleset, result) else result
 
 
-def _restrictions(ruleset: Ruleset) -> tuple[bool, int, Any, int]:
-    """The restrictions on a win, read once per ruleset: void_suit, the number of suits,
-    win_requires (None when always true), scoring.min_value."""
+def _restrictions(ruleset: Ruleset) -> tuple[Any, int]:
+    """The restrictions on a win, read once per ruleset: win_requires (None when always
+    true), scoring.min_value."""
     memo = ruleset_memo(ruleset, "restrictions")
     if not memo:
         restrictions = ruleset.get("restrictions") or {}
         requires = restrictions.get("win_requires")
         memo["found"] = (
-            bool(restrictions.get("void_suit")),
-            len(ruleset.get("tiles.suits") or STANDARD.suits),
             None if getattr(requires, "text", "true") == "true" else requires,
             int(ruleset.get("scoring.min_value") or 0),
         )
@@ -411,12 +409,11 @@ def _restrictions(ruleset: Ruleset) -> tuple[bool, int, Any, int]:
 
 
 def _refused(ruleset: Ruleset, situation: Situation, void: int | None) -> str | None:
-    void_suit, suits, requires, _ = _restrictions(ruleset)
-    return refusal(situation, void, void_suit, suits, requires)
+    return refusal(situation, void, _restrictions(ruleset)[0])
 
 
 def _below_least(ruleset: Ruleset, result: WinResult) -> str | None:
-    least = _restrictions(ruleset)[3]
+    least = _restrictions(ruleset)[1]
     if result.total < least:
         return f"its value {result.total} is below scoring.min_value {least}"
     return None
@@ -460,7 +457,7 @@ def _conditions(ruleset: Ruleset, section: str) -> list[_Condition]:
     return memo[section]
 
 
-def _table(scenario: Scenario, options: Mapping[str, Any], **seats: Any) -> Situation:
+def _table(scenario: HandRecord, options: Mapping[str, Any], **seats: Any) -> Situation:
     """A situation about the table rather than a hand: seats, dealers, options."""
     return build_situation(
         dealer=scenario.dealer,
@@ -479,7 +476,9 @@ def display_name(name: Any, fallback: str) -> str:
     return str(name) if name else fallback
 
 
-def _bird_hits(ruleset: Ruleset, scenario: Scenario, options: Mapping[str, Any]) -> dict[int, int]:
+def _bird_hits(
+    ruleset: Ruleset, scenario: HandRecord, options: Mapping[str, Any]
+) -> dict[int, int]:
     """How many birds point at each seat, by the ruleset's bird count and seat mapping."""
     birds = ruleset.get("birds") or {}
     if not birds:
@@ -490,15 +489,15 @@ def _bird_hits(ruleset: Ruleset, scenario: Scenario, options: Mapping[str, Any])
         options,
         winner=first.seat if first else 0,
         discarder=first.discarder if first else None,
+        last_tile=first is not None and "last_tile" in first.context,
     )
     count = int(birds["count"](base))
     tiles: list[Tile] = list(scenario.birds)
     # A die is read as a bird tile of its rank: the same seat mapping applies.
     tiles += [value - 1 for value in scenario.bird_dice]
-    on_last = birds.get("on_last_tile", "last_tiles")
     if first is not None and "last_tile" in first.context and not tiles:
         tiles = list(first.win_tiles)
-    if on_last == "last_tile_counts_all" and first is not None and "last_tile" in first.context:
+    if first is not None and birds["first_counts_all"](base):
         tiles = tiles[:1] * count
     hits: dict[int, int] = {}
     for tile in tiles[:count]:
@@ -560,7 +559,7 @@ def _win_payments(ruleset: Ruleset, scored: Situation, result: WinResult) -> lis
     return made
 
 
-def _at_kong(ruleset: Ruleset, scenario: Scenario, kong: Kong) -> list[Payment]:
+def _at_kong(ruleset: Ruleset, scenario: HandRecord, kong: Kong) -> list[Payment]:
     """The payments of the rules at a kong, for one declared kong."""
     situation = _table(
         scenario,
@@ -573,7 +572,7 @@ def _at_kong(ruleset: Ruleset, scenario: Scenario, kong: Kong) -> list[Payment]:
     return fire(ruleset, "kong", situation)
 
 
-def _at_wall_end(ruleset: Ruleset, scenario: Scenario) -> Situation:
+def _at_wall_end(ruleset: Ruleset, scenario: HandRecord) -> Situation:
     """The situation when the wall ran out: the seats still in and what their hands hold."""
     still_in = frozenset(h.seat for h in scenario.unfinished)
     end = replace(scenario, in_game=still_in, wins=(), birds=(), bird_dice=())
@@ -586,7 +585,7 @@ def _at_wall_end(ruleset: Ruleset, scenario: Scenario) -> Situation:
 class _Hands:
     """What the payment rules at the wall's end may ask about the hands still in."""
 
-    def __init__(self, ruleset: Ruleset, scenario: Scenario, hands: Mapping[int, Unfinished]):
+    def __init__(self, ruleset: Ruleset, scenario: HandRecord, hands: Mapping[int, Unfinished]):
         self.ruleset = ruleset
         self.scenario = scenario
         self.hands = hands
@@ -610,10 +609,6 @@ class _Hands:
         if seat not in self.waits:
             hand = self.hand(seat)
             found: list[Tile] = []
-            void_suit, suits, _, _ = _restrictions(self.ruleset)
-            if void_suit and len(self.suits(seat)) >= suits:  # no tile takes a suit away
-                self.waits[seat] = found
-                return found
             for tile in shapes.waits(shapes.keys_of(STANDARD.counts(hand.concealed)), "quads"):
                 try:
                     self.win(hand, tile, None)

@@ -12,8 +12,9 @@ import pytest
 
 from dsl.ruleset import load
 from interpreter.engine import play
+from interpreter.hand_record import Kong
 from interpreter.opening import find_opening, settle_opening
-from interpreter.scenario import Kong, read_scenario, read_scenario_text
+from interpreter.scenario import read_scenario, read_scenario_text
 from interpreter.settle import settle
 
 REPO = Path(__file__).resolve().parents[1]
@@ -59,7 +60,7 @@ def triples(payments):
 
 
 def test_a_stake_is_added_to_every_payment_the_dealer_makes_or_receives(house) -> None:
-    drawn = read_scenario(REPO / "docs" / "scenarios" / "blog5-drawn-end.yaml")
+    drawn = read_scenario(REPO / "docs" / "scenarios" / "blog5-drawn-end.yaml").hand
     plain = settle(load("sichuan/blog5"), drawn)
     staked = settle(house("sichuan/blog5", STAKE), drawn)
     assert len(plain.payments) == len(staked.payments)
@@ -84,7 +85,7 @@ dealer: 0
 wins: [{seat: 1, hand: "111m 222m 333m 444m 55m", win_tile: 5m}]
 kongs: [{seat: 1, kind: concealed}]
 """
-    result = settle(rules, read_scenario_text(text))
+    result = settle(rules, read_scenario_text(text).hand)
     wins = [p for p in result.payments if "(concealed kong)" not in p.reasons[0]]
     kongs = [p for p in result.payments if "(concealed kong)" in p.reasons[0]]
     assert wins and all(p.amount == 3 and p.reasons[-1].startswith("cap -") for p in wins)
@@ -104,7 +105,8 @@ payments:
     amount: paid_amount
     source: house rule
 """
-    scenario = replace(read_scenario_text(KONG_DISCARD), paid_kongs=(Kong(1, "concealed", None),))
+    scenario = read_scenario_text(KONG_DISCARD).hand
+    scenario = replace(scenario, paid_kongs=(Kong(1, "concealed", None),))
     result = settle(house("sichuan/blog5", refund, "transfer=false"), scenario)
     back = [(p.payer, p.payee, p.amount) for p in result.payments if p.reasons[0][0] == "杠"]
     assert back == [(1, 0, 2), (1, 2, 2), (1, 3, 2)]  # each 下雨 payer gets its 2 back
@@ -118,7 +120,7 @@ payments:
 def test_a_win_on_one_discard_by_two_moves_the_money_to_each(house) -> None:
     text = KONG_DISCARD + '  - {seat: 3, hand: "123s 456s 789s 234p 55p", win_tile: 5p, from: 1}\n'
     text = text.replace("win_tile: 5p, from: 1}", "win_tile: 5p, from: 1, context: [kong_discard]}")
-    scenario = replace(read_scenario_text(text), paid_kongs=(Kong(1, "direct", 0),))
+    scenario = replace(read_scenario_text(text).hand, paid_kongs=(Kong(1, "direct", 0),))
     result = settle(load("sichuan/blog5", settings=["transfer=true"]), scenario)
     moved = [(p.payer, p.payee, p.amount) for p in result.payments if "transferred" in p.reasons[0]]
     assert moved == [(1, 2, 2), (1, 3, 2)]  # as before payment rules: each winner sees it

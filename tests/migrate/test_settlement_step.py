@@ -1,6 +1,6 @@
-"""The settlement migration step (format 1 to 2): today's shipped rulesets, kept as they were
-in tests/migrate/format1/, rewritten by the step, settle every worked example exactly as the
-shipped rulesets rewritten by hand do, and keep their comments."""
+"""The settlement migration step (format 1 to 2): the shipped rulesets as they were in format
+1 (tests/migrate/format1/), rewritten by every step of dsl/migrate.py, settle every worked
+example exactly as the shipped rulesets rewritten by hand do, and keep their comments."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
+from dsl.migrate import migrate_text
 from dsl.migrations.settlement import migrate
 from dsl.ruleset import load
 from interpreter.scenario import read_scenario
@@ -41,7 +42,7 @@ def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("format2")
     shutil.copytree(FORMAT1, root, dirs_exist_ok=True)
     for path in root.rglob("*.yaml"):
-        path.write_text(rewrite(path.read_text(encoding="utf-8")), encoding="utf-8")
+        path.write_text(migrate_text(path.read_text(encoding="utf-8")).text, encoding="utf-8")
     return root
 
 
@@ -55,8 +56,8 @@ def test_every_worked_example_settles_as_with_the_shipped_rulesets(migrated: Pat
     for path in SCENARIOS:
         scenario = read_scenario(path)
         settings = tuple(scenario.settings())
-        ours = settle(_load(scenario.ruleset, migrated, settings), scenario)
-        shipped = settle(_load(scenario.ruleset, REPO / "rulesets", settings), scenario)
+        ours = settle(_load(scenario.ruleset, migrated, settings), scenario.hand)
+        shipped = settle(_load(scenario.ruleset, REPO / "rulesets", settings), scenario.hand)
         assert ours.to_json() == shipped.to_json(), path
 
 
@@ -65,8 +66,8 @@ def test_the_drawn_end_settles_alike_under_each_ready_check(migrated: Path, chaj
     scenario = read_scenario(REPO / "docs" / "scenarios" / "blog5-drawn-end.yaml")
     for rid in ("sichuan/app", "sichuan/blog5", "sichuan/points"):
         settings = ("chajiao=" + chajiao, "refund=true") if rid != "sichuan/points" else ()
-        ours = settle(_load(rid, migrated, settings), scenario)
-        shipped = settle(_load(rid, REPO / "rulesets", settings), scenario)
+        ours = settle(_load(rid, migrated, settings), scenario.hand)
+        shipped = settle(_load(rid, REPO / "rulesets", settings), scenario.hand)
         assert ours.to_json() == shipped.to_json()
         assert ours.payments  # the example pays: a flower pig, a ready check, refunds
 
