@@ -89,6 +89,10 @@ class Situation:
     bird_hits: Mapping[int, int] = field(default_factory=dict)
     tile: Tile | None = None
     tileset: TileSet = STANDARD
+    seat: int | None = None
+    """The seat making a choice or a declaration."""
+    choices: Mapping[str, tuple] = field(default_factory=dict)
+    """Each choice's value for every seat, by choice name (read as ``choice.NAME(seat)``)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.players <= 8:
@@ -102,6 +106,7 @@ class Situation:
             "claimer",
             "kong_seat",
             "provider",
+            "seat",
         ):
             seat = getattr(self, role)
             if seat is not None and not 0 <= seat < self.players:

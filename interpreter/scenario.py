@@ -9,7 +9,8 @@ tile counts, copies across the table — and reports each problem at its place i
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from dsl.problems import Location, Problems, RulesetError, nearest
@@ -89,6 +90,8 @@ class Scenario:
     paid_kongs: tuple[Kong, ...] = ()
     """Kongs whose money was paid earlier (in play, when each was made): not paid again, but
     their money can be transferred to a winner (呼叫转移) or refunded at the end (退税)."""
+    choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    """Each choice's value per seat (``choice.NAME(seat)``); a choice left out has its default."""
 
     def __post_init__(self) -> None:
         if not self.dealers:

@@ -158,6 +158,7 @@ def _situation(
         options=options,
         bird_hits=hits,
         tileset=tileset,
+        choices=scenario.choices,
     )
 
 
@@ -282,6 +283,7 @@ def _table(scenario: Scenario, options: Mapping[str, Any], **seats: Any) -> Situ
         dealers=scenario.dealers,
         players=scenario.players,
         options=options,
+        choices=scenario.choices,
         **seats,
     )
 

@@ -265,8 +265,8 @@ class Claims(_Base):
             order = self.orders[discarder]
             self._start_turn(order[0] if len(self.in_game_seats) > 1 else discarder)
         elif then == "rob":
-            seat, _, option, kind, provider = data
-            self._complete_kong(seat, kind, provider, option)
+            seat, tile, option, kind, provider = data
+            self._complete_kong(seat, kind, provider, option, tile)
         elif then == "last":
             self._next_offer(discarder)
         elif then == "kong_tile":

@@ -17,8 +17,8 @@ from dsl.ruleset import Ruleset
 
 SCHEMA_VERSION = 1
 TYPES = (
-    "start", "deal", "opening", "exchange", "void", "phase", "act", "draw", "discard", "claim",
-    "kong", "replacement", "win", "bird", "payment", "end",
+    "start", "deal", "opening", "exchange", "void", "choice", "phase", "act", "draw",
+    "declaration", "discard", "claim", "kong", "replacement", "win", "bird", "payment", "end",
 )  # fmt: skip
 
 

@@ -31,6 +31,7 @@ from typing import Any
 
 from dsl.ruleset import Ruleset
 from dsl.situation import Situation
+from interpreter.engine import choices
 from interpreter.engine.actions import DISCARDS, PASS, Action
 from interpreter.engine.claims import Claims
 from interpreter.engine.deal import Deal, deal_order
@@ -40,7 +41,6 @@ from interpreter.engine.observation import Observation
 from interpreter.engine.rules import Replacement, Rules
 from interpreter.engine.state import (
     EMPTY,
-    SUIT_LETTERS,
     GameResult,
     IllegalAction,
     Player,
@@ -122,6 +122,11 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         """Choices made at once (``_choose_at_once``), unseen until every seat has chosen."""
         self.exchanged: dict[int, tuple[list[Tile], list[Tile]]] = {}
         """Each seat's (given, received) tiles once the exchange is done."""
+        # choices: the choice being made, each choice's values, declarations made
+        self.choosing: choices.Choosing | None = None
+        self.chosen: dict[str, tuple[Any, ...]] = {}
+        """Each choice's value per seat (``choice.NAME(seat)``), once revealed."""
+        self.declared: set[tuple[int, str]] = set()
         self.win_values: dict[tuple[Any, ...], int | None] = {}
         """Win values worked out in this hand, by everything they depend on."""
         self.in_game_seats: frozenset[int] = frozenset()
@@ -140,7 +145,8 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
             raise ValueError("a scripted wall must hold the ruleset's tiles, each copy once")
         else:
             self.wall = Wall(wall, r.reserved)
-        self._deal()
+        if not choices.start(self, "before_deal"):  # choices: before the deal
+            self._deal()
 
     # --- the public contract ----------------------------------------------------------------
 
@@ -185,6 +191,9 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
             )
         self._legal = None
         self._emit("act", seat=mover, action=action.to_json())
+        if self.choosing is not None:  # choices: a choice's phase
+            choices.choose(self, mover, action)
+            return
         getattr(self, "_do_" + self.phase)(mover, action)
 
     def observation(self, seat: int) -> Observation:
@@ -235,10 +244,8 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         if phase == "claim":
             assert self.round is not None
             return self.round.options[seat]
-        if phase == "exchange":
-            return self._exchange_actions(seat)
-        if phase == "void":
-            return [Action("void", option=SUIT_LETTERS[s]) for s in self.rules.suits]
+        if self.choosing is not None:  # choices: a choice's phase
+            return choices.legal(self, seat)
         if phase == "turn":
             return self._turn_actions(seat)
         if phase == "last_offer":
@@ -319,6 +326,7 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         self.after_kong = False
         self.kong_self_draw = True  # a front draw: nobody pays as for a kong's replacement
         self._emit("draw", seat=seat, tile=_NAME(tile), source="front", last_tile=last)
+        choices.declare(self, seat, tile, "draw")  # choices: hands declared during play
 
     def _discard(self, seat: int, tile: Tile) -> None:
         p = self.players[seat]

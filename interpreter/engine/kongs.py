@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from dsl.situation import HandMeld
 from interpreter import shapes
+from interpreter.engine import choices
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import Replacement
 from interpreter.engine.state import EMPTY, Player, tile_name
@@ -139,17 +140,20 @@ class Kongs(_Base):
             data = (seat, tile, option, kind, provider)
             self._open_round(tile, seat, context, ("win",), "rob", data)
         else:
-            self._complete_kong(seat, kind, provider, option)
+            self._complete_kong(seat, kind, provider, option, tile)
 
     def _replacement(self, name: str) -> Replacement:
         return next(x for x in self.rules.replacements if x.name == name)
 
-    def _complete_kong(self, seat: int, kind: str, provider: int | None, option: str) -> None:
+    def _complete_kong(
+        self, seat: int, kind: str, provider: int | None, option: str, tile: Tile
+    ) -> None:
         self.round = None
         kong = Kong(seat, kind, provider, self.in_game_seats)
         self.kongs.append(kong)
         if self.rules.kong_payments:
             self._record(settle(self.ruleset, self._scenario((), (), kongs=(kong,))))
+        choices.declare(self, seat, tile, "kong")  # choices: hands declared during play
         self._replace(seat, option, provider)
 
     def _replace(self, seat: int, name: str, provider: int | None) -> None:
@@ -203,6 +207,7 @@ class Kongs(_Base):
             self._start_turn(self._order_from(seat)[0])
         elif rep.into_hand:
             p.add(tiles[0])
+            choices.declare(self, seat, tiles[0], "draw")  # choices: hands declared during play
             self.drawn = tiles[0]
             self.draw_ctx = context
             self.phase = "turn"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.state import SUIT_LETTERS
+from interpreter import choices
 from interpreter.tiles import STANDARD
 
 if TYPE_CHECKING:
@@ -42,24 +42,60 @@ def _claim(game: Game, seat: int) -> dict[str, Any] | None:
     }  # fmt: skip
 
 
+def _held(game: Game, seat: int, effect: str) -> Any:
+    """The value the seat chose and holds unseen, in a choice with ``effect``; else None."""
+    state = game.choosing
+    held = game.held.get(seat)
+    if held is None or state is None or state.current is None:
+        return None
+    return state.offered[seat][held.option] if state.current.effect == effect else None
+
+
 def _exchange(game: Game, seat: int) -> dict[str, tuple[int, ...]] | None:
     """The seat's own part of the exchange: the tiles it gave and (once passed) received."""
     if seat in game.exchanged:
         gave, received = game.exchanged[seat]
         return {"gave": tuple(sorted(gave)), "received": tuple(sorted(received))}
-    held = game.held.get(seat)
-    if held is not None and held.kind == "exchange":
-        return {"gave": tuple(STANDARD.parse(held.option, check_copies=False)), "received": ()}
-    return None
+    held = _held(game, seat, "exchange")
+    return None if held is None else {"gave": tuple(held), "received": ()}
 
 
 def _void(game: Game, seat: int) -> tuple[int | None, ...]:
     """Each seat's void suit (定缺) once all have chosen; before that, only the seat's own."""
     voids = [q.void for q in game.players]
-    held = game.held.get(seat)
-    if held is not None and held.kind == "void":
-        voids[seat] = SUIT_LETTERS.index(held.option)
+    held = _held(game, seat, "void")
+    if held is not None:
+        voids[seat] = held
     return tuple(voids)
+
+
+def _choice(game: Game, seat: int) -> dict[str, Any] | None:
+    """The choice the seat is asked now, from the ruleset: its name, effect, how many tiles
+    (0: a value), the values it may choose (as their text, as the actions' ``option``) and
+    the default's text (None: none).  None when the seat is not choosing."""
+    state = game.choosing
+    if state is None or state.current is None or game.to_move() != seat:
+        return None
+    choice = state.current
+    default = choices.default(choice, choices.situation(game.ruleset, seat, game.dealer, game.n))
+    return {
+        "name": choice.name, "title": choice.title, "effect": choice.effect,
+        "tiles": choice.tiles, "values": tuple(a.option for a in game.legal_actions(seat)),
+        "default": None if default is None else choices.text(choice, default),
+    }  # fmt: skip
+
+
+def _choices(game: Game, seat: int) -> dict[str, tuple[Any, ...]]:
+    """Each choice's value per seat once all have chosen; of the choice being made, only the
+    seat's own (others None)."""
+    shown = dict(game.chosen)
+    state = game.choosing
+    held = game.held.get(seat)
+    if state is not None and state.current is not None and held is not None:
+        mine: list[Any] = [None] * game.n
+        mine[seat] = state.offered[seat][held.option]
+        shown[state.current.name] = tuple(mine)
+    return shown
 
 
 def _rivers(game: Game, seat: int) -> tuple[tuple[tuple[int, int | None], ...], ...]:
@@ -131,6 +167,8 @@ FIELDS: dict[str, Callable[[Game, int], Any]] = {
     "in_game": lambda g, s: tuple(q.in_game for q in g.players),
     "void": _void,
     "exchange": _exchange,
+    "choice": _choice,
+    "choices": _choices,
     "locked": lambda g, s: g.players[s].locked,
     "missed_win": _missed_win,
     "scores": lambda g, s: tuple(g.deltas),

@@ -72,11 +72,6 @@ class Rules:
         self.players = int(players.get("count", 4))
         self.dealer_tiles = int(players.get("dealer_tiles", 14))
         self.other_tiles = int(players.get("other_tiles", 13))
-        exchange = players.get("exchange") or {}
-        self.exchange_tiles = int(exchange.get("tiles", 3)) if exchange.get("enabled") else 0
-        """Tiles each seat passes after the deal (0: no exchange)."""
-        self.exchange_same_suit = bool(exchange.get("same_suit", True))
-        self.exchange_direction = str(exchange.get("direction", "clockwise"))
         tiles = rs.get("tiles") or {}
         if tiles.get("honours"):
             raise NotImplementedError("honour tiles are not in the engine's tile set yet")
@@ -151,7 +146,6 @@ class Rules:
         self.missed_win = restrictions.get("missed_win", "none")
         self.missed_win_until = restrictions.get("missed_win_until", "own_draw")
         self.void_suit = bool(restrictions.get("void_suit", False))
-        self.declare_void = bool(restrictions.get("declare_void", False))
         self.must_win_last = int(restrictions.get("must_win_last", 0))
         requires = restrictions.get("win_requires")
         self.win_requires = None if _trivial(requires) else requires

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from interpreter import shapes
+from interpreter.engine import choices
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import _NOWHERE
 from interpreter.engine.state import tile_name
@@ -61,6 +62,7 @@ class WallEnd(_Base):
         self.last_drawn.append(tile)
         self.drawn = tile
         self._emit("draw", seat=seat, tile=_NAME(tile), source="front", last_tile=True)
+        choices.declare(self, seat, tile, "draw")  # choices: hands declared during play
 
     def _take_last_tiles(self, seat: int) -> None:
         """The taker takes several last tiles at once, shown apart (``tiles_per_taker``)."""

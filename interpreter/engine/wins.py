@@ -56,6 +56,7 @@ class Wins(_Base):
             players_in_game=self.in_game_seats,
             winners=frozenset((seat,)),
             options=self.rules.options,
+            choices=self.chosen,
         )
 
     def _value(
@@ -144,6 +145,7 @@ class Wins(_Base):
             path="<engine>", ruleset=self.ruleset.id, options={}, players=self.n,
             dealer=self.dealer, wins=wins, birds=birds, bird_dice=(), kongs=kongs,
             in_game=self._in_game(), unfinished=unfinished, raw={}, paid_kongs=paid_kongs,
+            choices=self.chosen,
         )  # fmt: skip
 
     def _record(self, settlement: Settlement) -> None:
