@@ -1,0 +1,1 @@
+"""Migration steps of the ruleset format: each rewrites an older file in place (comments kept)."""
