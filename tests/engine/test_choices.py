@@ -240,3 +240,22 @@ def test_the_environment_has_a_slot_for_each_value_of_each_choice(folder):
     start = sum(size for name, size in layout(3)[: [n for n, _ in layout(3)].index("phase")])
     phase = encode(game, 0)[start : start + len(PHASES)]
     assert PHASES[int(phase.argmax())] == "choose_value" and phase.sum() == 1
+
+
+def test_a_scenario_file_gives_the_choices_its_payments_read(folder):
+    from interpreter.scenario import ScenarioError, read_scenario_text
+    from interpreter.settle import settle
+
+    ruleset = house(folder)
+    text = """\
+players: 3
+dealer: 0
+wins:
+  - {seat: 1, hand: 111222333m 456s 77s, win_tile: 7s, from: 2}
+birds: [9s]
+"""
+    plain = settle(ruleset, read_scenario_text(text)).deltas
+    staked = settle(ruleset, read_scenario_text(text + "choices: {piao: [3, 1, 2]}\n")).deltas
+    assert [s - p for s, p in zip(staked, plain, strict=True)] == [0, 3, -3]  # 1 + 2 more
+    with pytest.raises(ScenarioError, match="choice 'piao' gives 2 values"):
+        read_scenario_text(text + "choices: {piao: [3, 1]}\n")
