@@ -92,11 +92,6 @@ def situation(
     )  # fmt: skip
 
 
-def asked(choice: Choice, base: Situation) -> bool:
-    """Whether the seat of ``base`` is asked (``when``)."""
-    return choice.when is None or bool(choice.when(base))
-
-
 def default(choice: Choice, base: Situation) -> Any:
     """The value of a seat not asked (None: the choice has no default)."""
     if choice.default is None:

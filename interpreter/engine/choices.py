@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter import choices
 from interpreter.engine.actions import Action
 from interpreter.engine.state import fmt, tile_name
-from interpreter.settle import Payment, Settlement, display_name, ruleset_memo
+from interpreter.settle import Payment, Settlement, display_name
 from interpreter.tiles import Tile
 
 if TYPE_CHECKING:
@@ -69,7 +69,8 @@ def _next(game: Game) -> bool:
     while state.queue:
         choice = state.current = state.queue.pop(0)
         order = [(game.dealer + i) % game.n for i in range(game.n)]
-        state.asked = [s for s in order if choices.asked(choice, _base(game, choice, s))]
+        when = choice.when
+        state.asked = [s for s in order if when is None or when(_base(game, choice, s))]
         state.offered = {}
         if state.asked:
             game._phase(choice.name, state.asked[0])
@@ -172,22 +173,21 @@ def _direction(game: Game, direction: str) -> tuple[str, list[int]]:
 # --- hands declared during play (declarations) ----------------------------------------------
 
 
-def declarations(ruleset: Any, moment: str) -> list[tuple[str, Any]]:
-    """The enabled declarations looked for after ``moment`` (``draw``, ``kong``)."""
-    memo = ruleset_memo(ruleset, "declarations")
-    if moment not in memo:
-        memo[moment] = [
-            (name, spec)
-            for name, spec in (ruleset.get("declarations") or {}).items()
-            if spec.get("enabled", True) and moment in (spec.get("after") or ("draw",))
-        ]
-    return memo[moment]
+def declarations(ruleset: Any) -> dict[str, list[tuple[str, Any]]]:
+    """The enabled declarations looked for after each moment (``draw``, ``kong``), read
+    once per game (empty: none, the engine's draws pay nothing for them)."""
+    found: dict[str, list[tuple[str, Any]]] = {}
+    for name, spec in (ruleset.get("declarations") or {}).items():
+        if spec.get("enabled", True):
+            for moment in spec.get("after") or ("draw",):
+                found.setdefault(moment, []).append((name, spec))
+    return found
 
 
 def declare(game: Game, seat: int, tile: Tile, moment: str) -> None:
     """After ``seat`` drew or konged ``tile``: each declaration whose condition holds is
     declared (a ``declaration`` event) and paid by its payers."""
-    found = declarations(game.ruleset, moment)
+    found = game.declarations.get(moment)
     if not found:
         return
     p = game.players[seat]

@@ -126,6 +126,7 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         self.choosing: choices.Choosing | None = None
         self.chosen: dict[str, tuple[Any, ...]] = {}
         """Each choice's value per seat (``choice.NAME(seat)``), once revealed."""
+        self.declarations = choices.declarations(ruleset)
         self.declared: set[tuple[int, str]] = set()
         self.win_values: dict[tuple[Any, ...], int | None] = {}
         """Win values worked out in this hand, by everything they depend on."""
