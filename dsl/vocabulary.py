@@ -610,7 +610,7 @@ SECTIONS: Mapping[str, Section] = {
     # Choices and declarations: the hand names describe the chooser's concealed tiles (none
     # before the deal), or in ``choice_tiles`` the tiles chosen.
     "choices": Section(
-        CONSTANTS + GAME + CHOOSER + HAND_SHAPE,
+        CONSTANTS + GAME + IN_GAME + CHOOSER + HAND_SHAPE,
         _ON_HAND,
         doc="a choice every player makes at once (飘, 定缺 ...): its values, who is asked, "
         "its default; the hand is the chooser's concealed tiles",

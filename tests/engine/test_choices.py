@@ -259,3 +259,25 @@ birds: [9s]
     assert [s - p for s, p in zip(staked, plain, strict=True)] == [0, 3, -3]  # 1 + 2 more
     with pytest.raises(ScenarioError, match="choice 'piao' gives 2 values"):
         read_scenario_text(text + "choices: {piao: [3, 1]}\n")
+
+
+def test_a_choice_of_a_seat_is_read_as_a_seat(folder):
+    # 买马 as a bet on another seat, paid one more by a payer who bet on the winner.
+    text = HOUSE.replace(
+        "  bet:\n",
+        "  ma:\n    values: players_in_game - {seat}\n    source: house rule\n  bet:\n",
+    ).replace(
+        "  fixed_bonus: choice.piao(payer) + choice.piao(winner)",
+        "  fixed_bonus: if choice.ma(payer) == winner then 1 else 0",
+    )
+    game = rigged(house(folder, text=text), WIN)
+    for seat in (0, 1, 2):
+        game.apply(Action("piao", option="0"), seat)
+    assert game.legal_actions(0) == [Action("ma", option="1"), Action("ma", option="2")]
+    choose_all(game, {"ma": ["1", "0", "1"], "bet": ["false", "", ""]})
+    assert game.chosen["ma"] == (1, 0, 1)
+    game.apply(Action("win", game.drawn), 0)
+    bonus = [e for e in game.events if e["type"] == "payment" and e["from"] == 1]
+    assert any("fixed bonus +1" in r for r in bonus[0]["reasons"])
+    assert not any("fixed bonus" in r for e in game.events if e["type"] == "payment"
+                   and e["from"] == 2 for r in e["reasons"])  # fmt: skip
