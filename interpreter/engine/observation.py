@@ -86,9 +86,13 @@ def _choice(game: Game, seat: int) -> dict[str, Any] | None:
 
 
 def _choices(game: Game, seat: int) -> dict[str, tuple[Any, ...]]:
-    """Each choice's value per seat once all have chosen; of the choice being made, only the
-    seat's own (others None)."""
-    shown = dict(game.chosen)
+    """Each choice's value per seat once all have chosen; of the choice being made, and of a
+    choice of tiles (the tiles given stay hidden), only the seat's own (others None)."""
+    private = {c.name for c, _ in choices.declared(game.ruleset) if c.tiles}
+    shown = {
+        name: tuple(v if q == seat or name not in private else None for q, v in enumerate(values))
+        for name, values in game.chosen.items()
+    }
     state = game.choosing
     held = game.held.get(seat)
     if state is not None and state.current is not None and held is not None:

@@ -281,3 +281,14 @@ def test_a_choice_of_a_seat_is_read_as_a_seat(folder):
     assert any("fixed bonus +1" in r for r in bonus[0]["reasons"])
     assert not any("fixed bonus" in r for e in game.events if e["type"] == "payment"
                    and e["from"] == 2 for r in e["reasons"])  # fmt: skip
+
+
+def test_the_tiles_another_seat_gave_stay_hidden():
+    game = Game(load("sichuan/app", settings=["exchange=true"]), seed=4)
+    while game.phase == "exchange":
+        seat = game.to_move()
+        game.apply(game.legal_actions(seat)[0], seat)
+    gave = game.chosen["exchange"]
+    for seat in range(4):
+        seen = game.observation(seat)["choices"]["exchange"]
+        assert seen == tuple(g if q == seat else None for q, g in enumerate(gave))
