@@ -22,7 +22,6 @@ from interpreter.settle import display_name, ruleset_memo
 from interpreter.tiles import STANDARD, Tile
 
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
-EFFECTS = ("none", "exchange", "void")
 
 
 @dataclass(frozen=True)
@@ -96,14 +95,8 @@ def default(choice: Choice, base: Situation) -> Any:
     """The value of a seat not asked (None: the choice has no default)."""
     if choice.default is None:
         return None
-    return plain(choice.default(base))
-
-
-def plain(value: Any) -> Any:
-    """A chosen value as it is kept: a collection as a sorted tuple."""
-    if isinstance(value, frozenset | tuple | list):
-        return tuple(sorted(value))
-    return value
+    value = choice.default(base)
+    return tuple(sorted(value)) if isinstance(value, frozenset | tuple) else value
 
 
 def text(choice: Choice, value: Any) -> str:
@@ -111,7 +104,7 @@ def text(choice: Choice, value: Any) -> str:
     notation, yes/no as true/false, numbers and seats as digits."""
     if choice.tiles:
         return STANDARD.format(list(value)) if value else ""
-    if choice.effect == "void" or _is_suit(choice):
+    if _is_suit(choice):
         return SUIT_LETTERS[value]
     if isinstance(value, bool):
         return str(value).lower()
