@@ -292,3 +292,24 @@ def test_the_tiles_another_seat_gave_stay_hidden():
     for seat in range(4):
         seen = game.observation(seat)["choices"]["exchange"]
         assert seen == tuple(g if q == seat else None for q, g in enumerate(gave))
+
+
+def test_a_log_with_choices_and_a_declaration_reads_back_and_replays(folder, tmp_path):
+    from interpreter.agents.random_agent import RandomAgent
+    from interpreter.engine.events import read_log, write_log
+    from interpreter.engine.game import run
+    from interpreter.engine.replay import replay
+
+    ruleset = house(folder)
+    game = rigged(ruleset, {1: "555m 1234567s 789m"}, draws="9s 9s 9s 5m", dealer=0)
+    choose_all(game, {"piao": ["0", "2", "1"], "bet": ["true", "", ""]})
+    tsumogiri(game)
+    write_log(game.events, tmp_path / "rigged.jsonl")
+    events = read_log(tmp_path / "rigged.jsonl")  # every event fits the log's schema
+    assert {"choice", "declaration"} <= {e["type"] for e in events}
+    game = Game(ruleset, seed=8)  # a wall from the seed, which a replay deals again
+    run(game, [RandomAgent(seed=s) for s in range(3)])
+    write_log(game.events, tmp_path / "hand.jsonl")
+    events = read_log(tmp_path / "hand.jsonl")
+    assert [e["name"] for e in events if e["type"] == "choice"] == ["piao", "bet"]
+    assert replay(events, ruleset).deltas == (tuple(game.deltas),)
