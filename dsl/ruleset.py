@@ -784,6 +784,13 @@ def choice_types(
                 expected="tiles: N for exchange, suits for void",
             )
         default = compiled.get(("choices", name, "default"))
+        asks = getattr(entry.get("when"), "text", "true")
+        if default is None and asks != "true":
+            ctx.problems.error(
+                f"choice '{name}' does not ask every seat (when: {asks}) and has no default",
+                _at(ctx, ("choices", name, "when")),
+                expected="default: the value of a seat not asked",
+            )
         if (
             default is not None
             and default.type != kind

@@ -214,6 +214,7 @@ def test_a_choice_of_tiles_keeps_the_sets_its_constraint_allows(folder, constrai
         ("    default: 0\n", "    default: 0\n    effect: void\n", "has effect void, which needs"),
         ("    default: 0\n", "    default: 1m.suit\n", "choices.piao.default gives suit"),
         ("    values: 0..3\n", "    values: 3\n", "choices.piao.values gives int"),
+        ("    default: false\n", "", "choice 'bet' does not ask every seat"),
     ],
 )
 def test_a_choice_that_cannot_be_made_is_an_error(folder, old, new, message):
