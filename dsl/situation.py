@@ -15,10 +15,10 @@ from functools import cached_property
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple
 
-from interpreter.tiles import RANKS, STANDARD, Tile, TileError, TileSet
+from handcore.tiles import RANKS, STANDARD, Tile, TileError, TileSet
 
 if TYPE_CHECKING:  # the hand tables load only when a hand is looked at
-    from interpreter.shapes import Keys
+    from handcore.shapes import Keys
 
 MELD_KINDS = ("chow", "pung", "kong")
 
@@ -56,7 +56,9 @@ class Situation:
     found to its value, ``hand_classes`` each hand type to its class (when the scope was
     not told), ``value`` is the combined value of the hands found, ``tile`` the tile under
     consideration (a bird tile, a claimed discard), ``kong_seat`` and ``provider`` the
-    player making a kong and the one whose discard it took.
+    player making a kong and the one whose discard it took.  ``missed_tiles`` and
+    ``missed_value`` are the wins a player passed while its lock lasts (过水), ``stacks`` the
+    stacks left in the wall when a kong's replacement is counted by dice.
     """
 
     keys: Keys
@@ -93,6 +95,9 @@ class Situation:
     """The seat making a choice or a declaration."""
     choices: Mapping[str, tuple] = field(default_factory=dict)
     """Each choice's value for every seat, by choice name (read as ``choice.NAME(seat)``)."""
+    missed_tiles: frozenset[Tile] = frozenset()
+    missed_value: int = 0
+    stacks: int = 0
 
     def __post_init__(self) -> None:
         if not 1 <= self.players <= 8:
@@ -239,6 +244,6 @@ def read_meld(text: str, tileset: TileSet) -> HandMeld:
 
 def hand_core() -> ModuleType:
     """The hand core, imported when first needed so that checking a ruleset stays quick."""
-    from interpreter import shapes
+    from handcore import shapes
 
     return shapes

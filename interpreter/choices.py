@@ -4,8 +4,9 @@ A choice is either of a value (``values``: numbers, seats, suits, yes/no) or of 
 tiles of the concealed hand, optionally meeting a ``constraint``.  Each seat's value is
 read in expressions as ``choice.NAME(seat)``; a seat not asked (``when``), or every seat
 when the choice is not made (not enabled, or a scenario file that does not say), has the
-``default``.  The engine runs the phase (``interpreter.engine.choices``); bots and the
-observation read the choices here.
+``default``.  The engine runs the phase (``interpreter.engine.choices``) and the
+declarations (``interpreter.engine.declarations``); bots and the observation read the
+choices here.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from typing import Any
 
 from dsl.ruleset import Ruleset
 from dsl.situation import Situation
-from interpreter import shapes
+from handcore import shapes
+from handcore.tiles import STANDARD, Tile
 from interpreter.settle import display_name, ruleset_memo
-from interpreter.tiles import STANDARD, Tile
 
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
 
@@ -73,6 +74,17 @@ def declared(ruleset: Ruleset) -> tuple[tuple[Choice, bool], ...]:
 def played(ruleset: Ruleset, at: str) -> tuple[Choice, ...]:
     """The enabled choices made at moment ``at``, in order."""
     return tuple(c for c, enabled in declared(ruleset) if enabled and c.at == at)
+
+
+def declarations(ruleset: Ruleset) -> dict[str, list[tuple[str, Any]]]:
+    """The enabled declarations (hands declared during play), by the moment each is looked
+    for (``draw``, ``kong``); empty when there are none."""
+    found: dict[str, list[tuple[str, Any]]] = {}
+    for name, spec in (ruleset.get("declarations") or {}).items():
+        if spec.get("enabled", True):
+            for moment in spec.get("after") or ("draw",):
+                found.setdefault(moment, []).append((name, spec))
+    return found
 
 
 def situation(

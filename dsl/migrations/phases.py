@@ -6,9 +6,14 @@ choices (``choices:``), the generic phase every player chooses in at once.
     restrictions.declare_void: X
         -> choices.void: {enabled: X, values: {the suits in play}, effect: void}
 
+    players.before_play: [void, exchange]
+        -> the choices written in that order (one left out: not enabled)
+
 ``same_suit`` becomes the constraint ``count(suits) == 1`` on the tiles chosen (under an
 option: ``not option.NAME or count(suits) == 1``).  The suits in play are the file's
 ``tiles.suits``, else the three suits (a file inheriting fewer suits should check them).
+Choices are made in the order written, so ``before_play`` is gone: it ordered the two phases
+that were in different sections.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
+
+from dsl.migrations import MigrationError, at
 
 _SUIT_TILE = {"m": "1m", "p": "1p", "s": "1s"}
 _LATER = ("dealer", "claims", "kongs", "restrictions", "opening_hands", "wall_end", "hands")
@@ -31,11 +38,13 @@ def migrate(doc: Any) -> None:
     if isinstance(players, dict) and "exchange" in players:
         exchange = _pop(players, "exchange")
         if isinstance(exchange, dict):
-            made["exchange"] = _exchange(exchange)
+            made["exchange"] = _exchange(exchange, fragment="extends" in doc)
     restrictions = doc.get("restrictions")
     if isinstance(restrictions, dict) and "declare_void" in restrictions:
         enabled = _pop(restrictions, "declare_void")
         made["void"] = _void(enabled, doc.get("tiles"))
+    if isinstance(players, dict) and "before_play" in players:
+        made = _ordered(made, players)
     if not made:
         return
     choices = doc.get("choices")
@@ -52,6 +61,33 @@ def migrate(doc: Any) -> None:
             doc.yaml_set_comment_before_after_key(before, before="\n")
     for name, entry in made.items():
         choices[name] = entry
+
+
+def _ordered(made: CommentedMap, players: Any) -> CommentedMap:
+    """The choices in the order ``players.before_play`` gave their phases (it goes); one it
+    leaves out is not enabled."""
+    order = players["before_play"]
+    where = at(players, "before_play")
+    if not isinstance(order, list) or not all(isinstance(n, str) for n in order):
+        raise MigrationError(
+            "players.before_play is not a list of phases: order the choices by hand (they are "
+            "made in the order written, see docs/DSL.md)",
+            *where,
+        )
+    missing = [n for n in order if n not in made]
+    if missing and order != ["exchange", "void"]:  # not the order of format 1 by default
+        raise MigrationError(
+            f"players.before_play orders {', '.join(missing)}, set in another file: order the "
+            "choices there (they are made in the order written)",
+            *where,
+        )
+    _pop(players, "before_play")
+    out = CommentedMap()
+    for name in [*(n for n in order if n in made), *(n for n in made if n not in order)]:
+        out[name] = made[name]
+        if name not in order:
+            out[name]["enabled"] = False
+    return out
 
 
 def _ends_with_blank(mapping: Any, key: str) -> bool:
@@ -80,11 +116,13 @@ def _pop(mapping: Any, key: str) -> Any:
     return mapping.pop(key)
 
 
-def _exchange(old: Any) -> CommentedMap:
+def _exchange(old: Any, fragment: bool) -> CommentedMap:
+    """The exchange as a choice.  Not enabled unless it said so, as in format 1 (but in a
+    file that extends another, which may have enabled it)."""
     new = CommentedMap()
     new["name"] = _flow({"zh": "换三张", "en": "exchange three"})
-    if "enabled" in old:
-        new["enabled"] = old["enabled"]
+    if "enabled" in old or not fragment:
+        new["enabled"] = old.get("enabled", False)
     new["tiles"] = old.get("tiles", 3)
     same = old.get("same_suit", True)
     if isinstance(same, str) and same.startswith("option."):

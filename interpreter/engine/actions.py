@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from interpreter.tiles import STANDARD, Tile
+from handcore.tiles import STANDARD, Tile
 
 KINDS = ("discard", "win", "kong", "pung", "chow", "pass", "take")
 _CHOICE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

@@ -1,211 +1,145 @@
-"""The choice phase: every seat chooses at once, each unseen by the others until all have
-chosen (the ruleset's ``choices``: 换三张, 定缺, 飘 ...), and hands declared during play
-(``declarations``).
+"""The choice phases: every seat chooses at once, each unseen by the others until all have
+chosen (the ruleset's ``choices``: 换三张, 定缺, 飘 ...), before the deal or after it.
 
-A choice's phase and its actions are named after it (``Action("piao", option="2")``).
-Seats are asked in turn from the dealer, each choice held unseen (``game.held``); once
-all have chosen, the values are revealed together and kept in ``game.chosen`` (read as
-``choice.NAME(seat)``), then the choice's effect is carried out: nothing, the tiles passed
-(``exchange``), or the seat's void suit set (``void``).  The engine calls in at four places:
-``start`` before the deal and after it, ``legal`` and ``choose`` in a choice's phase, and
-``declare`` after each draw and kong.
-"""
+A choice's phase and its actions are named after it (``Action("piao", option="2")``); its
+handlers are ``CHOICE``, whatever its name.  Seats are asked in turn from the dealer, each
+choice held unseen (``t.held``); once all have chosen, the values are revealed together and
+kept in ``t.chosen`` (read as ``choice.NAME(seat)``), then the choice's effect is carried
+out: nothing, the tiles passed (``exchange``), or each seat's void suit set (``void``).
+The choices of one moment carry what play does after them (``Choosing.then``: the deal, or
+the dealer's first turn), so nothing here calls up into the deal."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
+from dsl.situation import Situation
+from handcore.tiles import Tile
 from interpreter import choices
+from interpreter.engine import events
 from interpreter.engine.actions import Action
-from interpreter.engine.state import fmt, tile_name
-from interpreter.settle import Payment, Settlement, display_name
-from interpreter.tiles import Tile
-
-if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+from interpreter.engine.flow import set_phase
+from interpreter.engine.state import Choosing, Phase, Table, fmt
 
 _BY_DIE = ("clockwise", "across", "counterclockwise")
 
 
-def _shift(direction: str, n: int) -> int:
-    """How many seats on, in turn order, the tiles go."""
-    return {"counterclockwise": 1, "clockwise": n - 1, "across": n // 2 or 1}[direction]
-
-
-class Choosing:
-    """The choices of one hand: those still to come at this moment, the one being made,
-    the seats it asks, and each seat's options (by their text)."""
-
-    __slots__ = ("asked", "current", "offered", "queue")
-
-    def __init__(self, queue: list[choices.Choice]) -> None:
-        self.queue = queue
-        self.current: choices.Choice | None = None
-        self.asked: list[int] = []
-        self.offered: dict[int, dict[str, Any]] = {}
-
-
-def start(game: Game, at: str) -> bool:
-    """Open the first choice made at ``at`` (``before_deal``, ``after_deal``); False when
-    there is none, and the caller goes on."""
-    queue = list(choices.played(game.ruleset, at)) if game.ruleset.get("choices") else []
+def start_choices(t: Table, at: str, then: Callable[[Table], None]) -> None:
+    """Ask the choices made at ``at`` (``before_deal``, ``after_deal``) in order, then go on
+    with ``then``."""
+    queue = list(t.rules.choices[at])
     if not queue:
-        return False
-    game.choosing = Choosing(queue)
-    return _next(game)
+        then(t)
+        return
+    t.choosing = Choosing(queue, then)
+    _next(t)
 
 
-def _base(game: Game, choice: choices.Choice, seat: int) -> Any:
+def _base(t: Table, choice: choices.Choice, seat: int) -> Situation:
     """What the choice's expressions see for ``seat`` (no tiles before the deal)."""
-    keys = game.players[seat].keys if choice.at == "after_deal" else None
-    return choices.situation(game.ruleset, seat, game.dealer, game.n, keys, game.chosen)
+    keys = t.players[seat].keys if choice.at == "after_deal" else None
+    return choices.situation(t.ruleset, seat, t.dealer, t.n, keys, t.chosen)
 
 
-def _next(game: Game) -> bool:
-    """Ask the next choice of the moment, revealing at once one that asks nobody."""
-    state = game.choosing
+def _next(t: Table) -> None:
+    """Ask the next choice of the moment, revealing at once one that asks nobody; after the
+    last, go on."""
+    state = t.choosing
     assert state is not None
     while state.queue:
         choice = state.current = state.queue.pop(0)
-        order = [(game.dealer + i) % game.n for i in range(game.n)]
+        order = [(t.dealer + i) % t.n for i in range(t.n)]
         when = choice.when
-        state.asked = [s for s in order if when is None or when(_base(game, choice, s))]
+        state.asked = [s for s in order if when is None or when(_base(t, choice, s))]
         state.offered = {}
         if state.asked:
-            game._phase(choice.name, state.asked[0])
-            return True
-        _reveal(game, {})
-    game.choosing = None
-    return False
+            set_phase(t, choice.name, state.asked[0])
+            return
+        _reveal(t, {})
+    t.choosing = None
+    state.then(t)
 
 
-def legal(game: Game, seat: int) -> list[Action]:
+def legal(t: Table, seat: int) -> list[Action]:
     """What ``seat`` may choose now."""
-    state = game.choosing
+    state = t.choosing
     assert state is not None and state.current is not None
     choice = state.current
     offered = state.offered.get(seat)
     if offered is None:
-        hand = game.players[seat].hand()
-        offered = state.offered[seat] = choices.options(
-            choice, game.ruleset, _base(game, choice, seat), hand
-        )
+        hand = t.players[seat].hand()
+        base = _base(t, choice, seat)
+        offered = state.offered[seat] = choices.options(choice, t.ruleset, base, hand)
     return [Action(choice.name, option=text) for text in offered]
 
 
-def choose(game: Game, seat: int, action: Action) -> None:
+def _choose(t: Table, seat: int, action: Action) -> None:
     """Hold ``seat``'s choice unseen; once every asked seat has chosen, reveal them all."""
-    state = game.choosing
+    state = t.choosing
     assert state is not None
-    game.held[seat] = action
+    t.held[seat] = action
     place = state.asked.index(seat) + 1
     if place < len(state.asked):
-        game.current = state.asked[place]
+        t.current = state.asked[place]
         return
-    held, game.held = game.held, {}
-    _reveal(game, {s: state.offered[s][a.option] for s, a in held.items()})
-    if not _next(game):
-        at = state.current.at if state.current else "after_deal"
-        if at == "before_deal":
-            game._deal()
-        else:
-            game._phase("turn", game.dealer)
+    held, t.held = t.held, {}
+    _reveal(t, {s: state.offered[s][a.option] for s, a in held.items()})
+    _next(t)
 
 
-def _reveal(game: Game, made: dict[int, Any]) -> None:
-    state = game.choosing
+CHOICE = Phase(legal, _choose)
+"""The handlers of every choice's phase."""
+
+
+def _reveal(t: Table, made: dict[int, Any]) -> None:
+    state = t.choosing
     assert state is not None and state.current is not None
     choice = state.current
     values = tuple(
-        made[s] if s in made else choices.default(choice, _base(game, choice, s))
-        for s in range(game.n)
+        made[s] if s in made else choices.default(choice, _base(t, choice, s)) for s in range(t.n)
     )
-    game.chosen = {**game.chosen, choice.name: values}
+    t.chosen = {**t.chosen, choice.name: values}
     if choice.effect == "void":
         for s, suit in enumerate(values):
-            game.players[s].void = suit
-        game._emit("void", suits=[choices.text(choice, v) for v in values])
+            t.players[s].void = suit
+        t.events.append(events.void([choices.text(choice, v) for v in values]))
     elif choice.effect == "exchange":
-        _exchange(game, choice, values)
+        _exchange(t, choice, values)
     else:
         shown = [choices.json_value(choice, v) for v in values]
-        game._emit("choice", name=choice.name, values=shown)
+        t.events.append(events.choice(choice.name, shown))
 
 
-def _exchange(game: Game, choice: choices.Choice, given: tuple[Any, ...]) -> None:
+def _exchange(t: Table, choice: choices.Choice, given: tuple[Any, ...]) -> None:
     """Each seat's chosen tiles pass to another seat, all in one direction."""
-    n = game.n
+    n = t.n
     for s, tiles in enumerate(given):
-        for t in tiles:
-            game.players[s].add(t, -1)
-    direction, dice = _direction(game, choice.direction)
-    shift = _shift(direction, n)
+        for tile in tiles:
+            t.players[s].add(tile, -1)
+    direction, dice = _direction(t, choice.direction)
+    shift = {"counterclockwise": 1, "clockwise": n - 1, "across": n // 2 or 1}[direction]
     received: dict[int, tuple[Tile, ...]] = {}
     for s in range(n):
         to = (s + shift) % n
         received[to] = given[s]
-        for t in given[s]:
-            game.players[to].add(t)
-    dealer = game.dealer
-    if game.drawn is not None and not game.players[dealer].counts[game.drawn]:
-        game.drawn = max(received[dealer])  # the dealer's 14th tile was given away
-    game.exchanged = {s: (list(given[s]), list(received[s])) for s in range(n)}
-    game._emit(
-        "exchange", direction=direction, dice=dice,
-        gave=[fmt(sorted(given[s])) for s in range(n)],
-        received=[fmt(sorted(received[s])) for s in range(n)],
-        hands=[p.notation() for p in game.players],
-    )  # fmt: skip
+        for tile in given[s]:
+            t.players[to].add(tile)
+    if t.drawn is not None and not t.players[t.dealer].counts[t.drawn]:
+        t.drawn = max(received[t.dealer])  # the dealer's 14th tile was given away
+    t.exchanged = {s: (list(given[s]), list(received[s])) for s in range(n)}
+    t.events.append(events.exchange(
+        direction, dice, [fmt(sorted(given[s])) for s in range(n)],
+        [fmt(sorted(received[s])) for s in range(n)], [p.notation() for p in t.players],
+    ))  # fmt: skip
 
 
-def _direction(game: Game, direction: str) -> tuple[str, list[int]]:
+def _direction(t: Table, direction: str) -> tuple[str, list[int]]:
     """The direction, and the die rolled for it (``dice``: 1-2 clockwise, 3-4 across,
     5-6 counterclockwise; ``random``: one of the three, no die shown)."""
     if direction == "dice":
-        die = game.rng.randint(1, 6)
+        die = t.rng.randint(1, 6)
         return _BY_DIE[(die - 1) // 2], [die]
     if direction == "random":
-        return _BY_DIE[game.rng.randrange(3)], []
+        return _BY_DIE[t.rng.randrange(3)], []
     return direction, []
-
-
-# --- hands declared during play (declarations) ----------------------------------------------
-
-
-def declarations(ruleset: Any) -> dict[str, list[tuple[str, Any]]]:
-    """The enabled declarations looked for after each moment (``draw``, ``kong``), read
-    once per game (empty: none, the engine's draws pay nothing for them)."""
-    found: dict[str, list[tuple[str, Any]]] = {}
-    for name, spec in (ruleset.get("declarations") or {}).items():
-        if spec.get("enabled", True):
-            for moment in spec.get("after") or ("draw",):
-                found.setdefault(moment, []).append((name, spec))
-    return found
-
-
-def declare(game: Game, seat: int, tile: Tile, moment: str) -> None:
-    """After ``seat`` drew or konged ``tile``: each declaration whose condition holds is
-    declared (a ``declaration`` event) and paid by its payers."""
-    found = game.declarations.get(moment)
-    if not found:
-        return
-    p = game.players[seat]
-    for name, spec in found:
-        if spec.get("once") and (seat, name) in game.declared:
-            continue
-        base = choices.situation(game.ruleset, seat, game.dealer, game.n, p.keys, game.chosen)
-        here = replace(base, melds=p.melds, tile=tile, players_in_game=frozenset(game._in_game()))
-        if not spec["when"](here):
-            continue
-        game.declared.add((seat, name))
-        title = display_name(spec.get("name"), name)
-        payments = []
-        for payer in sorted(spec["payers"](here)):
-            if payer == seat:
-                continue
-            amount = int(spec["amount"](replace(here, payer=payer)))
-            if amount:
-                payments.append(Payment(payer, seat, amount, (f"{title} (seat {seat})",)))
-        game._emit("declaration", seat=seat, name=name, tile=tile_name(tile))
-        game._record(Settlement(game.n, (), tuple(payments)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.ruleset import load
+from dsl.ruleset import RulesetError, load
 from interpreter.engine import Game, replay
 from interpreter.engine.narrate import narrate
 
@@ -23,7 +23,7 @@ def choose(ruleset, picks):
     saw (its whole observation and its legal actions) when it chose."""
     game = Game(ruleset, seed=12, dealer=1)
     seen = {}
-    while game.phase in AT_ONCE:
+    while game.choosing is not None:
         seat, phase = game.to_move(), game.phase
         legal = game.legal_actions(seat)
         seen[phase, seat] = (
@@ -74,3 +74,57 @@ def test_a_log_from_before_the_void_event_still_replays(app):
     assert "定缺" in narrate(game.events)
     older = [e for e in game.events if e["type"] != "void"]
     assert replay(older, app).events == len(game.events) - 1
+
+
+def _written(tmp_path, choices: str):
+    """sichuan/app, 换三张 and 定缺 on, with ``choices`` (YAML) over its own."""
+    path = tmp_path / "order.yaml"
+    path.write_text(
+        f"format: 2\nextends: sichuan/app\nruleset: {{title: order}}\nchoices:\n{choices}",
+        encoding="utf-8",
+    )
+    return load(path, settings=["exchange=true", "dingque=true"])
+
+
+def _phases_played(ruleset):
+    game, _ = choose(ruleset, lambda p, s: 0)
+    entered = [e["phase"] for e in game.events if e["type"] == "phase"]
+    revealed = [e["type"] for e in game.events if e["type"] in ("void", "exchange")]
+    return game, entered, revealed
+
+
+# 换三张 again, after 定缺: written after the inherited void.
+LATE_EXCHANGE = """\
+  exchange: {enabled: false}
+  swap: {tiles: 3, constraint: count(suits) == 1, effect: exchange}
+"""
+
+
+def test_the_choices_are_made_in_the_order_written(app, tmp_path):
+    _, entered, revealed = _phases_played(app)
+    assert entered == ["exchange", "void", "turn"] and revealed == ["exchange", "void"]
+    game, entered, revealed = _phases_played(_written(tmp_path, LATE_EXCHANGE))
+    assert entered == ["void", "swap", "turn"] and revealed == ["void", "exchange"]
+    assert game.phase == "turn" and game.to_move() == 1
+    while not game.is_over():  # the hand plays on, and its log replays
+        seat = game.to_move()
+        game.apply(game.legal_actions(seat)[-1], seat)
+    assert replay(game.events, game.ruleset).hands == 1
+
+
+def test_a_choice_not_enabled_is_not_made(tmp_path):
+    _, entered, revealed = _phases_played(_written(tmp_path, "  exchange: {enabled: false}\n"))
+    assert entered == ["void", "turn"] and revealed == ["void"]
+
+
+def test_the_old_order_of_the_phases_is_refused_with_its_place(tmp_path):
+    """Format 2 orders choices as they are written; ``players.before_play`` is gone (``mjrules
+    migrate`` rewrites it)."""
+    path = tmp_path / "order.yaml"
+    path.write_text(
+        "format: 2\nextends: sichuan/app\nruleset: {title: order}\n"
+        "players:\n  before_play: [void, exchange]\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(RulesetError, match=r"order\.yaml:5:3: error: unknown key 'before_play'"):
+        load(path)

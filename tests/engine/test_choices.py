@@ -13,11 +13,11 @@ import pytest
 
 from dsl.problems import RulesetError
 from dsl.ruleset import load
+from handcore.tiles import STANDARD
 from interpreter.agents.efficiency import EfficiencyAgent
 from interpreter.agents.value import ValueAgent
 from interpreter.engine import Action, Game
 from interpreter.human import HumanAgent
-from interpreter.tiles import STANDARD
 from tests.engine.helpers import rigged, tiles, tsumogiri
 
 TOY = Path(__file__).with_name("toy.yaml")
@@ -222,10 +222,12 @@ def test_a_choice_that_cannot_be_made_is_an_error(folder, old, new, message):
         house(folder, text=HOUSE.replace(old, new))
 
 
-def test_a_choice_may_not_take_an_action_name(folder):
-    with pytest.raises(RulesetError, match="choice 'discard' has the name of an action"):
-        house(folder, text=HOUSE.replace("  piao:\n", "  discard:\n").replace(
-            "choice.piao", "choice.discard"))  # fmt: skip
+@pytest.mark.parametrize("name", ["discard", "turn"])
+def test_a_choice_may_not_take_the_name_of_an_action_or_a_phase(folder, name):
+    """Its action and its phase are named after it."""
+    with pytest.raises(RulesetError, match=f"choice '{name}' has the name of one of the engine"):
+        house(folder, text=HOUSE.replace("  piao:\n", f"  {name}:\n").replace(
+            "choice.piao", f"choice.{name}"))  # fmt: skip
 
 
 def test_the_environment_has_a_slot_for_each_value_of_each_choice(folder):
@@ -255,8 +257,8 @@ wins:
   - {seat: 1, hand: 111222333m 456s 77s, win_tile: 7s, from: 2}
 birds: [9s]
 """
-    plain = settle(ruleset, read_scenario_text(text)).deltas
-    staked = settle(ruleset, read_scenario_text(text + "choices: {piao: [3, 1, 2]}\n")).deltas
+    plain = settle(ruleset, read_scenario_text(text).hand).deltas
+    staked = settle(ruleset, read_scenario_text(text + "choices: {piao: [3, 1, 2]}\n").hand).deltas
     assert [s - p for s, p in zip(staked, plain, strict=True)] == [0, 3, -3]  # 1 + 2 more
     with pytest.raises(ScenarioError, match="choice 'piao' gives 2 values"):
         read_scenario_text(text + "choices: {piao: [3, 1]}\n")

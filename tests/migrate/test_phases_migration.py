@@ -1,24 +1,25 @@
-"""The table-phases migration step (dsl/migrations/phases.py) on copies of the format-1
-Sichuan rulesets (tests/migrate/phases_format1, as shipped before choices existed): the
-rewritten files keep their comments, load, declare the same choices as the shipped
-rulesets, and play the same hands, event for event."""
+"""The table-phases migration step (dsl/migrations/phases.py) on the format-1 copies of the
+Sichuan rulesets (tests/migrate/format1, as shipped before choices existed), with every
+step of ``mjrules migrate``: the rewritten files keep their comments, load, declare the same
+choices as the shipped rulesets, and play the same hands with 换三张 and 定缺 on, event for
+event.  ``players.before_play`` becomes the order the choices are written in."""
 
 from __future__ import annotations
 
-import io
+import json
 import shutil
 from pathlib import Path
 
 import pytest
-from ruamel.yaml import YAML
 
+from dsl.migrate import MigrationError, migrate_text
 from dsl.migrations.phases import migrate
 from dsl.ruleset import load
 from interpreter.agents.efficiency import EfficiencyAgent
 from interpreter.engine import Game
 from interpreter.engine.game import run
 
-FORMAT1 = Path(__file__).parent / "phases_format1"
+FORMAT1 = Path(__file__).parent / "format1"
 SETTINGS = {
     "sichuan/app": ["exchange=true", "dingque=true", "exchange_direction=dice"],
     "sichuan/blog5": ["dingque=true"],
@@ -27,21 +28,13 @@ SETTINGS = {
 
 
 def rewrite(text: str) -> str:
-    yaml = YAML()
-    yaml.preserve_quotes = True
-    yaml.width = 4096
-    yaml.indent(mapping=2, sequence=4, offset=2)  # the rulesets' layout
-    doc = yaml.load(text)
-    migrate(doc)
-    out = io.StringIO()
-    yaml.dump(doc, out)
-    return out.getvalue()
+    return migrate_text(text).text
 
 
 @pytest.fixture(scope="module")
 def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("migrated") / "rulesets"
-    shutil.copytree(FORMAT1, root)
+    shutil.copytree(FORMAT1 / "sichuan", root / "sichuan")
     for path in root.rglob("*.yaml"):
         path.write_text(rewrite(path.read_text(encoding="utf-8")), encoding="utf-8")
     return root
@@ -61,14 +54,61 @@ def test_the_old_keys_become_choices_and_comments_stay(migrated: Path) -> None:
         text = (migrated / "sichuan" / f"{name}.yaml").read_text(encoding="utf-8")
         assert "\n\nchoices:\n" in text and "\n\ndealer:\n" in text, name
         assert "\n\n\n" not in text, name
-    base = (FORMAT1 / "sichuan" / "base.yaml").read_text(encoding="utf-8")
-    assert (migrated / "sichuan" / "base.yaml").read_text(encoding="utf-8") == base
+    assert "choices:" not in (migrated / "sichuan" / "base.yaml").read_text(encoding="utf-8")
 
 
 def test_a_second_run_changes_nothing(migrated: Path) -> None:
+    from ruamel.yaml import YAML
+
     for path in migrated.rglob("*.yaml"):
-        text = path.read_text(encoding="utf-8")
-        assert rewrite(text) == text, path.name
+        doc = YAML(typ="rt").load(path.read_text(encoding="utf-8"))
+        before = json.dumps(doc, sort_keys=True, default=str)
+        migrate(doc)
+        assert json.dumps(doc, sort_keys=True, default=str) == before, path.name
+
+
+BEFORE_PLAY = """\
+extends: sichuan/app
+players:
+  exchange: {enabled: true, tiles: 3}
+  before_play: ORDER
+restrictions:
+  declare_void: true
+"""
+
+
+def choices_of(order: str) -> dict[str, dict[str, object]]:
+    from ruamel.yaml import YAML
+
+    text = rewrite(BEFORE_PLAY.replace("ORDER", order))
+    assert "before_play" not in text
+    return YAML(typ="safe").load(text)["choices"]
+
+
+def test_before_play_becomes_the_order_the_choices_are_written_in() -> None:
+    assert list(choices_of("[void, exchange]")) == ["void", "exchange"]
+    assert list(choices_of("[exchange, void]")) == ["exchange", "void"]
+    left_out = choices_of("[void]")
+    assert list(left_out) == ["void", "exchange"]
+    assert left_out["exchange"]["enabled"] is False and left_out["void"]["enabled"] is True
+
+
+def test_a_before_play_the_step_cannot_rewrite_is_refused_at_its_place() -> None:
+    with pytest.raises(MigrationError, match="not a list") as error:
+        rewrite(BEFORE_PLAY.replace("ORDER", "option.order"))
+    assert (error.value.line, error.value.col) == (4, 16)
+    only_void = BEFORE_PLAY.replace("  exchange: {enabled: true, tiles: 3}\n", "")
+    with pytest.raises(MigrationError, match="orders exchange, set in another file"):
+        rewrite(only_void.replace("ORDER", "[void, exchange]"))
+
+
+def test_an_exchange_not_enabled_stays_off() -> None:
+    """Format 1 played no exchange unless it said so; a file extending another leaves it to
+    the file it extends."""
+    alone = rewrite("ruleset: {id: x/y}\nplayers:\n  exchange: {tiles: 3}\n")
+    assert "enabled: false" in alone
+    fragment = rewrite("extends: sichuan/app\nplayers:\n  exchange: {tiles: 2}\n")
+    assert "enabled" not in fragment
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(SETTINGS))
