@@ -69,6 +69,9 @@ def win_or_pass(t: Table, seat: int) -> list[Action]:
     return [win] if must_win(t) else [win, PASS]
 
 
+# --- kongs -------------------------------------------------------------------------------
+
+
 def kong_context(rep: Replacement | None, name: str) -> frozenset[str]:
     """``{name}`` for a win that ``rep`` makes a kong win (杠上花, 杠上炮, 抢杠), else none."""
     return _CONTEXTS[name] if rep is None or rep.counts_as_kong else EMPTY
