@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from dsl.migrations import MigrationError, at, literal_keys, settlement
+from dsl.migrations import MigrationError, at, literal_keys, phases, settlement
 
 FORMAT = 2
 """The format this version of mjrules writes and reads natively."""
@@ -29,6 +29,7 @@ Step = Callable[[Any], None]
 STEPS: list[Step] = [
     literal_keys.migrate,
     settlement.migrate,
+    phases.migrate,
 ]
 """Format 1 to FORMAT, in order.  A new step is a module under dsl/migrations/ exposing
 ``migrate(doc) -> None``, appended here."""

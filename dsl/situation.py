@@ -91,6 +91,10 @@ class Situation:
     bird_hits: Mapping[int, int] = field(default_factory=dict)
     tile: Tile | None = None
     tileset: TileSet = STANDARD
+    seat: int | None = None
+    """The seat making a choice or a declaration."""
+    choices: Mapping[str, tuple] = field(default_factory=dict)
+    """Each choice's value for every seat, by choice name (read as ``choice.NAME(seat)``)."""
     missed_tiles: frozenset[Tile] = frozenset()
     missed_value: int = 0
     stacks: int = 0
@@ -111,6 +115,7 @@ class Situation:
             "claimer",
             "kong_seat",
             "provider",
+            "seat",
         ):
             seat = getattr(self, role)
             if seat is not None and not 0 <= seat < self.players:

@@ -8,7 +8,9 @@ it never depends on where the hand came from.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from dsl.problems import Location
 from dsl.situation import HandMeld
@@ -73,6 +75,8 @@ class HandRecord:
     paid_kongs: tuple[Kong, ...] = ()
     """Kongs whose money was paid earlier (in play, when each was made): not paid again, but
     a payment rule ``over: kong`` may take their money up (move it to a winner, return it)."""
+    choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    """Each choice's value per seat (``choice.NAME(seat)``); a choice left out has its default."""
 
     def __post_init__(self) -> None:
         if not self.dealers:

@@ -23,8 +23,9 @@ FORMAT_VERSION = 1
 KEYS = (
     "version", "ruleset", "options", "players", "dealer", "dealers", "wins", "birds",
     "bird_dice", "kongs", "in_game", "unfinished", "source", "quote", "note", "expect",
-    "document_arithmetic_wrong", "unsupported",
+    "document_arithmetic_wrong", "unsupported", "choices",
 )  # fmt: skip
+SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
 WIN_KEYS = ("seat", "hand", "melds", "win_tile", "win_tiles", "from", "context", "note")
 
 
@@ -106,6 +107,7 @@ class _Reader:
         if in_game_node is not None:
             in_game = frozenset(self.seat(n, players) for n in self.sequence(in_game_node))
         kongs = self.kongs(root.value.get("kongs"), players, in_game)
+        choices = self.choices(root.value.get("choices"), players)
         self.consistent(wins, unfinished, in_game, in_game_node)
         self.copies(wins, birds, unfinished)
         if self.problems.has_errors:
@@ -120,6 +122,7 @@ class _Reader:
             kongs=tuple(kongs),
             in_game=in_game,
             unfinished=tuple(unfinished),
+            choices=choices,
         )
         return Scenario(
             path=self.path,
@@ -157,6 +160,34 @@ class _Reader:
             self.error(f"seat {value!r} is not a seat 0..{players - 1}", node)
             return 0
         return value
+
+    def choices(self, node: Node | None, players: int) -> dict[str, tuple[Any, ...]]:
+        """``choices: {NAME: [a value per seat]}``: numbers, true/false, a suit letter, or
+        tiles in notation (the ruleset's ``choices``; one left out has its default)."""
+        if node is None:
+            return {}
+        if node.kind != "map":
+            self.error("choices is a mapping of choice names to a value per seat", node)
+            return {}
+        found: dict[str, tuple[Any, ...]] = {}
+        for name, values in node.value.items():
+            items = self.sequence(values)
+            if len(items) != players:
+                self.error(
+                    f"choice {name!r} gives {len(items)} values", values,
+                    expected=f"a list of {players} values, one per seat",
+                )  # fmt: skip
+                continue
+            found[name] = tuple(self.chosen(item) for item in items)
+        return found
+
+    def chosen(self, node: Node) -> Any:
+        value = node.value
+        if isinstance(value, bool | int):
+            return value
+        if isinstance(value, str) and value in SUIT_LETTERS:
+            return SUIT_LETTERS.index(value)
+        return tuple(sorted(self.tiles(node)))
 
     def sequence(self, node: Node | None) -> list[Node]:
         if node is None:

@@ -310,6 +310,7 @@ def _situation(
         options=options,
         bird_hits=hits,
         tileset=tileset,
+        choices=scenario.choices,
     )
 
 
@@ -464,6 +465,7 @@ def _table(scenario: HandRecord, options: Mapping[str, Any], **seats: Any) -> Si
         dealers=scenario.dealers,
         players=scenario.players,
         options=options,
+        choices=scenario.choices,
         **seats,
     )
 

@@ -14,6 +14,7 @@ from handcore import shapes
 from handcore.tiles import Tile
 from interpreter.context import build_situation
 from interpreter.engine import events
+from interpreter.engine.declarations import declare
 from interpreter.engine.payments import hand_record, record
 from interpreter.engine.rules import _NOWHERE
 from interpreter.engine.state import EMPTY, Round, Table, seating
@@ -41,6 +42,7 @@ def draw(t: Table, seat: int, last: bool) -> Tile:
     p.clear_lock()
     t.drawn = tile
     t.events.append(events.draw(seat, tile, last))
+    declare(t, seat, tile, "draw")
     return tile
 
 

@@ -18,7 +18,7 @@ def hand_record(
     hands."""
     return HandRecord(
         players=t.n, dealer=t.dealer, in_game=t.in_game_seats, wins=wins, birds=birds,
-        kongs=kongs, unfinished=unfinished, paid_kongs=paid_kongs,
+        kongs=kongs, unfinished=unfinished, paid_kongs=paid_kongs, choices=t.chosen,
     )  # fmt: skip
 
 

@@ -52,6 +52,7 @@ def situation(
         players_in_game=t.in_game_seats,
         winners=frozenset((seat,)),
         options=t.rules.options,
+        choices=t.chosen,
     )
 
 
