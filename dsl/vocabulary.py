@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dsl.errors import EvaluationError
-from dsl.situation import Situation, hand_core
+from dsl.situation import NOBODY, WAIT_SHAPES, Situation, hand_core
 from dsl.types import (
     BOOL,
     HAND,
@@ -36,6 +36,8 @@ from interpreter.tiles import RANKS, STANDARD, TileSet
 
 ELEMENT = Type("X")
 """Stands for the element type of a function's collection argument."""
+WAIT = Type("wait")
+"""The shape a winning tile completes (``WAIT_SHAPES``)."""
 
 
 @dataclass(frozen=True)
@@ -157,6 +159,12 @@ CONSTANTS = (
     NameEntry("chow", KIND, "the kind of a run of three (吃, 顺子)", lambda s: "chow"),
     NameEntry("pung", KIND, "the kind of three of a kind (碰, 刻子)", lambda s: "pung"),
     NameEntry("kong", KIND, "the kind of four of a kind (杠)", lambda s: "kong"),
+    NameEntry(
+        "nobody",
+        SEAT,
+        "no seat: the value of a role nobody holds (a bird on no one, no last-tile taker)",
+        lambda s: NOBODY,
+    ),
 )
 
 GAME = (
@@ -285,6 +293,13 @@ HAND_SHAPE = (
     ),
 )
 
+_WAIT_DOCS = {
+    "single": "the wait on the pair's tile (单钓)",
+    "closed": "the wait on the middle of a run (卡张)",
+    "edge": "the wait on the 3 of 12 or the 7 of 89 (边张)",
+    "two_pairs": "the wait on either of two pairs, the winning tile making a pung (对倒)",
+    "open": "the wait on either end of a two-sided run (两面)",
+}
 WAITS = (
     NameEntry(
         "waits",
@@ -292,6 +307,13 @@ WAITS = (
         "the tiles the hand waited on before the winning tile (听)",
         lambda s: tuple(hand_core().waits(s.without_win_tile(), "quads", s.tileset.copies)),
     ),
+    NameEntry(
+        "wait_shapes",
+        collection(WAIT),
+        "the shapes the winning tile completes, in every reading as melds and a pair",
+        lambda s: s.wait_shapes,
+    ),
+    *(NameEntry(shape, WAIT, _WAIT_DOCS[shape], lambda s, w=shape: w) for shape in WAIT_SHAPES),
 )
 
 PAYER = (
@@ -316,6 +338,59 @@ FOUND = (
 )
 
 BIRD = (NameEntry("tile", TILE, "the bird tile being counted (扎鸟)", _tile),)
+BIRD_TILES = (
+    NameEntry(
+        "bird_tiles",
+        collection(TILE),
+        "the bird tiles counted for this win (扎鸟), in the order drawn",
+        lambda s: s.bird_tiles,
+    ),
+)
+
+TABLE = (
+    NameEntry(
+        "kong_provider",
+        SEAT,
+        "the seat whose discard made the kong whose replacement draw (or the discard after "
+        "it) is won on (点杠); nobody otherwise",
+        lambda s: s.kong_provider,
+    ),
+    NameEntry(
+        "last_tile_taker",
+        SEAT,
+        "the seat that took the last tile of the wall (海底), by a draw or a kong's "
+        "replacement; nobody if none did",
+        lambda s: s.last_tile_taker,
+    ),
+    NameEntry(
+        "last_tile_offered",
+        SEAT,
+        "the first seat whose turn it was to take the last tile (海底); nobody if none",
+        lambda s: s.last_tile_offered,
+    ),
+)
+NEXT_DEALER = (
+    NameEntry(
+        "self_draw",
+        BOOL,
+        "the hand's first win was self-drawn (自摸); false when nobody won",
+        _flag("self_draw"),
+    ),
+    NameEntry(
+        "first_dealer",
+        SEAT,
+        "the seat that dealt the first hand of the match (the room's creator, ...)",
+        lambda s: s.first_dealer,
+    ),
+)
+READY = (
+    NameEntry(
+        "ready_seats",
+        collection(SEAT),
+        "seats still playing whose hand is ready (听) when the wall runs out",
+        lambda s: s.ready,
+    ),
+)
 
 CLAIM = (
     NameEntry("claimer", SEAT, "the seat making the claim", _seat("claimer", "no claim")),
@@ -332,6 +407,15 @@ KONG = (
         SEAT,
         "the seat whose discard the kong took (引杠者)",
         _seat("provider", "the kong took no discard"),
+    ),
+)
+OWN_KONG = (
+    NameEntry(
+        "kong_from_draw",
+        BOOL,
+        "the kong was made with the tile just drawn (摸杠), not with tiles held since "
+        "earlier (回头杠)",
+        _flag("kong_from_draw"),
     ),
 )
 
@@ -404,6 +488,10 @@ def _seven_pairs(s: Situation, quads: bool) -> bool:
 
 def _held(s: Situation, tile: int) -> int:
     return s.held.get(tile, 0)
+
+
+def _visible(s: Situation, tile: int) -> int:
+    return s.visible.get(tile, 0)
 
 
 def _hits(s: Situation, seat: int) -> int:
@@ -498,6 +586,15 @@ HAND_FUNCTIONS = (
         _held,
         "held(5m) == 4",
     ),
+    Function(
+        "visible",
+        (Param("tile", TILE, "a tile"),),
+        INT,
+        "how many copies of the tile lie face up on the table (discards, exposed melds, "
+        "shown kongs), the winning tile left out",
+        _visible,
+        "visible(win_tile) == 3",
+    ),
 )
 
 SCORING_FUNCTIONS = (
@@ -526,8 +623,16 @@ _WIN = CONSTANTS + GAME + WIN_SEATS + HOW_WON + HAND_SHAPE + WAITS
 _ON_HAND = GENERIC_FUNCTIONS + HAND_FUNCTIONS
 _DEALT = CONSTANTS + GAME + WINNER + IN_PLAY + HAND_SHAPE
 """An opening hand: the seat holding it is the winner; no discard, no winning tile."""
-_BEFORE_BIRDS = CONSTANTS + GAME + WINNER + DISCARDER
-"""Before the birds are drawn: the seats of the first win, and nothing of its hand."""
+_BIRD_WIN_TILE = (
+    NameEntry(
+        "win_tile",
+        TILE,
+        "the first winning tile of the win the birds are for (none for an opening hand)",
+        _win_tile,
+    ),
+)
+_BEFORE_BIRDS = CONSTANTS + GAME + WINNER + DISCARDER + _BIRD_WIN_TILE
+"""Before the birds are drawn: the seats of the first win and its winning tile."""
 
 # A section is a moment of the game: the names it offers are the ones that have a value
 # whenever its fields are evaluated (``discarder`` on a self-drawn win aside, which the
@@ -544,7 +649,7 @@ SECTIONS: Mapping[str, Section] = {
         doc="whether a claim on a discard is allowed",
     ),
     "dealer": Section(
-        CONSTANTS + GAME + WINNER + DISCARDER + WINNERS,
+        CONSTANTS + GAME + WINNER + DISCARDER + WINNERS + NEXT_DEALER + TABLE,
         GENERIC_FUNCTIONS,
         doc="who deals the next hand: the seats of the hand's first win, if any",
     ),
@@ -552,7 +657,7 @@ SECTIONS: Mapping[str, Section] = {
         _DEALT, _ON_HAND, doc="an opening hand type (起手胡): the dealt tiles, before birds"
     ),
     "opening_payment": Section(
-        _DEALT + PAYER,
+        _DEALT + PAYER + BIRD_TILES,
         _ON_HAND + SCORING_FUNCTIONS,
         doc="what each payer pays for an opening hand, once its birds are known",
     ),
@@ -564,13 +669,13 @@ SECTIONS: Mapping[str, Section] = {
         doc="how the values of the hand types found become points",
     ),
     "payers": Section(
-        _WIN + FOUND,
+        _WIN + FOUND + BIRD_TILES + TABLE,
         _ON_HAND + SCORING_FUNCTIONS,
         hand_types=True,
         doc="who pays a win, once the hand types are found (before any one payer)",
     ),
     "payment": Section(
-        _WIN + PAYER + FOUND,
+        _WIN + PAYER + FOUND + BIRD_TILES + TABLE,
         _ON_HAND + SCORING_FUNCTIONS,
         hand_types=True,
         doc="how much one payer pays, once the hand types are found",
@@ -582,7 +687,7 @@ SECTIONS: Mapping[str, Section] = {
         _BEFORE_BIRDS + BIRD, GENERIC_FUNCTIONS, doc="which seat one bird tile points at"
     ),
     "bird_multiplier": Section(
-        CONSTANTS + GAME + WIN_SEATS + HOW_WON + PAYER + FOUND,
+        CONSTANTS + GAME + WIN_SEATS + HOW_WON + PAYER + FOUND + BIRD_TILES + TABLE,
         GENERIC_FUNCTIONS + SCORING_FUNCTIONS,
         hand_types=True,
         doc="what the birds do to one payer's payment (for a win or an opening hand)",
@@ -593,12 +698,12 @@ SECTIONS: Mapping[str, Section] = {
         doc="who pays how much at once for a kong made with a discard (刮风)",
     ),
     "own_kong_payments": Section(
-        CONSTANTS + GAME + IN_GAME + KONG[:1],
+        CONSTANTS + GAME + IN_GAME + KONG[:1] + OWN_KONG,
         GENERIC_FUNCTIONS,
         doc="the same for an added or concealed kong, which took no discard (下雨)",
     ),
     "settlement": Section(
-        CONSTANTS + GAME + IN_GAME + PAYER + SETTLEMENT,
+        CONSTANTS + GAME + IN_GAME + PAYER + SETTLEMENT + READY,
         GENERIC_FUNCTIONS,
         doc="end-of-hand checks when the wall runs out (查叫, 花猪)",
     ),
