@@ -100,6 +100,7 @@ class Situation:
     tile: Tile | None = None
     bird_tiles: tuple[Tile, ...] = ()
     first_dealer: int | None = None
+    dice: int = 0
     kong_provider: int = NOBODY
     last_tile_taker: int = NOBODY
     last_tile_offered: int = NOBODY

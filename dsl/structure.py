@@ -1211,8 +1211,9 @@ STRUCTURE = Record(
             ),
             Field(
                 "missed_win_until",
-                Choice("own_draw", "own_action"),
-                "The lock lasts until the player draws, or until they draw, chow, pung or kong.",
+                Choice("own_draw", "own_action", "own_discard", "dealer_discard"),
+                "The lock lasts until the player draws; until they draw, chow, pung or kong; "
+                "until their own discard (过手); or until the dealer discards (过庄).",
                 default="own_draw",
             ),
             Field(

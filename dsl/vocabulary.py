@@ -382,6 +382,12 @@ NEXT_DEALER = (
         "the seat that dealt the first hand of the match (the room's creator, ...)",
         lambda s: s.first_dealer,
     ),
+    NameEntry(
+        "dice",
+        INT,
+        "the total of two dice thrown as the next dealer is chosen, 2 to 12",
+        lambda s: s.dice,
+    ),
 )
 READY = (
     NameEntry(

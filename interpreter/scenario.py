@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dsl.problems import Location, Problems, RulesetError, nearest
-from dsl.situation import HandMeld, read_meld
+from dsl.situation import NOBODY, HandMeld, read_meld
 from dsl.yaml_source import Node, load_file, load_text
 from interpreter.tiles import STANDARD, Tile, TileError, TileSet
 
@@ -23,8 +23,11 @@ KONG_KINDS = ("direct", "added", "concealed")
 KEYS = (
     "version", "ruleset", "options", "players", "dealer", "dealers", "wins", "birds",
     "bird_dice", "kongs", "in_game", "unfinished", "source", "quote", "note", "expect",
-    "document_arithmetic_wrong", "unsupported",
+    "document_arithmetic_wrong", "unsupported", "kong_provider", "last_tile_taker",
+    "last_tile_offered", "visible",
 )  # fmt: skip
+TABLE_SEATS = ("kong_provider", "last_tile_taker", "last_tile_offered")
+"""Seats of the table facts a scenario may give (absent: nobody)."""
 WIN_KEYS = ("seat", "hand", "melds", "win_tile", "win_tiles", "from", "context", "note")
 
 
@@ -65,6 +68,8 @@ class Kong:
     provider: int | None
     in_game: frozenset[int] | None = None
     """Seats still in when the kong was made, who paid its money (None: the scenario's)."""
+    from_draw: bool = False
+    """An added or concealed kong made with the tile just drawn (摸杠)."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,12 @@ class Scenario:
     paid_kongs: tuple[Kong, ...] = ()
     """Kongs whose money was paid earlier (in play, when each was made): not paid again, but
     their money can be transferred to a winner (呼叫转移) or refunded at the end (退税)."""
+    kong_provider: int = NOBODY
+    """Whose discard made the kong whose replacement (or the discard after it) is won on."""
+    last_tile_taker: int = NOBODY
+    last_tile_offered: int = NOBODY
+    visible: tuple[Tile, ...] = ()
+    """The tiles face up on the table when the hand is won, the winning tile left out."""
 
     def __post_init__(self) -> None:
         if not self.dealers:
@@ -163,6 +174,10 @@ class _Reader:
         if in_game_node is not None:
             in_game = frozenset(self.seat(n, players) for n in self.sequence(in_game_node))
         kongs = self.kongs(root.value.get("kongs"), players, in_game)
+        table = {
+            name: self.seat(root.value[name], players) for name in TABLE_SEATS if name in root.value
+        }
+        visible = self.tiles_list(root.value.get("visible"))
         self.consistent(wins, unfinished, in_game, in_game_node)
         self.copies(wins, birds, unfinished)
         if self.problems.has_errors:
@@ -181,6 +196,8 @@ class _Reader:
             in_game=in_game,
             unfinished=tuple(unfinished),
             raw=root.plain(),
+            visible=tuple(t for t, _ in visible),
+            **table,
         )
 
     # --- pieces ------------------------------------------------------------------------------
@@ -381,7 +398,7 @@ class _Reader:
             if item.kind != "map" or "seat" not in item.value or "kind" not in item.value:
                 self.error("a kong is {seat: N, kind: direct|added|concealed, from: N}", item)
                 continue
-            self.unknown_keys(item, ("seat", "kind", "from"))
+            self.unknown_keys(item, ("seat", "kind", "from", "drawn"))
             kind_node = item.value["kind"]
             if kind_node.value not in KONG_KINDS:
                 self.error(
@@ -404,7 +421,11 @@ class _Reader:
                         item.value[role],
                         expected="seats of in_game: " + ", ".join(map(str, sorted(in_game))),
                     )
-            kongs.append(Kong(seat, str(kind_node.value), provider))
+            drawn = item.value.get("drawn")
+            if drawn is not None and not isinstance(drawn.value, bool):
+                self.error("drawn is true or false", drawn)
+            from_draw = drawn is not None and drawn.value is True
+            kongs.append(Kong(seat, str(kind_node.value), provider, from_draw=from_draw))
         return kongs
 
     def consistent(

@@ -9,13 +9,14 @@ order: hand types, value, then for each payer base and bonuses, birds, cap.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dsl.problems import Location
 from dsl.ruleset import Ruleset
-from dsl.situation import HandMeld, Situation
+from dsl.situation import NOBODY, HandMeld, Situation
 from interpreter import prefilter, shapes
 from interpreter.scenario import Kong, Scenario, Unfinished, Win, meld_text
 from interpreter.tiles import RANKS, STANDARD, Tile, TileSet
@@ -104,12 +105,12 @@ def settle(ruleset: Ruleset, scenario: Scenario) -> Settlement:
     tileset = STANDARD
     options = ruleset.option_values
     winners = frozenset(w.seat for w in scenario.wins)
-    hits = _bird_hits(ruleset, scenario, options)
+    hits, bird_tiles = _bird_hits(ruleset, scenario, options)
     wins: list[WinResult] = []
     payments: list[Payment] = []
     for win in scenario.wins:
         situations = [
-            _situation(scenario, win, tile, winners, options, hits, tileset)
+            _situation(scenario, win, tile, winners, options, hits, tileset, bird_tiles)
             for tile in win.win_tiles
         ]
         result = hand_types(ruleset, situations, win)
@@ -134,6 +135,7 @@ def _situation(
     options: Mapping[str, Any],
     hits: Mapping[int, int],
     tileset: TileSet,
+    bird_tiles: tuple[Tile, ...] = (),
 ) -> Situation:
     keys = shapes.keys_of(tileset.counts([*win.concealed, win_tile]))
     return Situation(
@@ -158,6 +160,11 @@ def _situation(
         options=options,
         bird_hits=hits,
         tileset=tileset,
+        bird_tiles=bird_tiles,
+        kong_provider=scenario.kong_provider,
+        last_tile_taker=scenario.last_tile_taker,
+        last_tile_offered=scenario.last_tile_offered,
+        visible=Counter(scenario.visible),
     )
 
 
@@ -294,17 +301,21 @@ def display_name(name: Any, fallback: str) -> str:
     return str(name) if name else fallback
 
 
-def _bird_hits(ruleset: Ruleset, scenario: Scenario, options: Mapping[str, Any]) -> dict[int, int]:
-    """How many birds point at each seat, by the ruleset's bird count and seat mapping."""
+def _bird_hits(
+    ruleset: Ruleset, scenario: Scenario, options: Mapping[str, Any]
+) -> tuple[dict[int, int], tuple[Tile, ...]]:
+    """How many birds point at each seat, by the ruleset's bird count and seat mapping (a
+    bird on ``nobody`` hits no one), and the bird tiles counted."""
     birds = ruleset.get("birds") or {}
     if not birds:
-        return {}
+        return {}, ()
     first = scenario.wins[0] if scenario.wins else None
     base = _table(
         scenario,
         options,
         winner=first.seat if first else 0,
         discarder=first.discarder if first else None,
+        win_tile=first.win_tiles[0] if first and first.win_tiles else None,
     )
     count = int(birds["count"](base))
     tiles: list[Tile] = list(scenario.birds)
@@ -318,8 +329,9 @@ def _bird_hits(ruleset: Ruleset, scenario: Scenario, options: Mapping[str, Any])
     hits: dict[int, int] = {}
     for tile in tiles[:count]:
         seat = int(birds["seat"](replace(base, tile=tile)))
-        hits[seat] = hits.get(seat, 0) + 1
-    return hits
+        if seat != NOBODY:
+            hits[seat] = hits.get(seat, 0) + 1
+    return hits, tuple(tiles[:count])
 
 
 def _win_payments(ruleset: Ruleset, situation: Situation, result: WinResult) -> list[Payment]:
@@ -379,6 +391,7 @@ def _kong_payments(ruleset: Ruleset, scenario: Scenario, kong: Kong) -> list[Pay
         players_in_game=scenario.in_game if kong.in_game is None else kong.in_game,
         kong_seat=kong.seat,
         provider=kong.provider,
+        kong_from_draw=kong.from_draw,
     )
     for name, spec in (ruleset.get("kong_payments") or {}).items():
         if not spec.get("enabled", True) or spec["kind"] != KONG_KIND[kong.kind]:
@@ -428,7 +441,7 @@ def _end_of_wall(
         for h in scenario.unfinished
         if h.seat not in pigs and _winning_tiles(ruleset, end, h)
     }
-    base = _table(scenario, ruleset.option_values, players_in_game=still_in)
+    base = _table(scenario, ruleset.option_values, players_in_game=still_in, ready=frozenset(ready))
     made: list[Payment] = []
     pig_rule = rules.get("flower_pig") or {}
     if pig_rule.get("enabled"):

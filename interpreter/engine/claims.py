@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from dsl.situation import HandMeld, Situation
 from interpreter import shapes
 from interpreter.engine.actions import PASS, Action
+from interpreter.engine.facts import lift_locks
 from interpreter.engine.state import EMPTY, Player, Round, tile_name
 from interpreter.tiles import RANKS, STANDARD, Tile
 
@@ -281,8 +282,8 @@ class Claims(_Base):
         self._rest_of_kong_tiles(rnd)
         p = self.players[seat]
         self.claims_made = True
-        if self.rules.missed_win_until == "own_action":
-            p.clear_lock()
+        lift_locks(self, seat, "claim")
+        self.facts.claimed()
         taken = {"taken": _NAME(tile)} if rnd.tiles else {}
         self._emit("claim", seat=seat, kind=action.kind, tile=_NAME(action.tile),
                    **{"from": rnd.discarder}, **taken)  # fmt: skip

@@ -35,6 +35,7 @@ from interpreter.engine.actions import DISCARDS, PASS, Action
 from interpreter.engine.claims import Claims
 from interpreter.engine.deal import Deal, deal_order
 from interpreter.engine.events import SCHEMA_VERSION
+from interpreter.engine.facts import dealer_dice, lift_locks, next_dealer_seat, table_facts
 from interpreter.engine.kongs import Kongs
 from interpreter.engine.observation import Observation
 from interpreter.engine.rules import Replacement, Rules
@@ -77,9 +78,11 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         rules: Rules | None = None,
         hand: int = 0,
         wall: Sequence[Tile] | None = None,
+        first_dealer: int | None = None,
     ) -> None:
         """``wall``: the tiles in draw order from the front, for scripted games (tests);
-        by default the ruleset's tiles are shuffled and broken by the dice."""
+        by default the ruleset's tiles are shuffled and broken by the dice.
+        ``first_dealer``: who dealt the match's first hand (this hand's dealer by default)."""
         self.ruleset = ruleset
         self.rules = r = rules or Rules(ruleset)
         if not 0 <= dealer < r.players:
@@ -127,6 +130,7 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         self.in_game_seats: frozenset[int] = frozenset()
         self.orders: list[list[int]] = []
         self.claimers: dict[str, list[list[int]]] = {}
+        self.facts = table_facts(ruleset, dealer if first_dealer is None else first_dealer)
         self._seating()
         found = {"ruleset_file": ruleset.given_path} if ruleset.given_path else {}
         self._emit(
@@ -311,7 +315,8 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         p.add(tile)
         if last:
             self.last_drawn.append(tile)
-        p.clear_lock()
+        lift_locks(self, seat, "draw")
+        self.facts.drew(seat, last)
         self.current = seat
         self.phase = "turn"
         self.drawn = tile
@@ -326,6 +331,7 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         p.discards.append(tile)
         p.turns += 1
         self._emit("discard", seat=seat, tile=_NAME(tile))
+        lift_locks(self, seat, "discard")
         context = _DISCARD_CONTEXTS[self.after_kong, "last_tile" in self.draw_ctx]
         self.drawn = None
         self.draw_ctx = EMPTY
@@ -343,14 +349,19 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         winners: tuple[int, ...] = self.win_events[0][0] if self.win_events else ()
         discarder = self.win_events[0][1] if self.win_events else None
         memo = ruleset_memo(self.ruleset, "next dealer")
-        key = (self.dealer, winners, discarder)
+        seats = self.facts.for_dealer()
+        first = self.facts.first_dealer
+        dice = dealer_dice(self)
+        key = (self.dealer, winners, discarder, first, dice, *seats.values())
         if key not in memo:
             situation = Situation(
                 keys=(0,) * len(STANDARD.suits), dealer=self.dealer, players=self.n,
                 options=self.rules.options, winners=frozenset(winners),
                 winner=winners[0] if winners else self.dealer, discarder=discarder,
+                self_draw=bool(winners) and discarder is None, first_dealer=first, dice=dice,
+                **seats,
             )  # fmt: skip
-            memo[key] = int(expr(situation)) % self.n
+            memo[key] = next_dealer_seat(int(expr(situation)), self.n)
         return memo[key]
 
     def _end(self, reason: str) -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from dsl.situation import HandMeld
 from interpreter import shapes
 from interpreter.engine.actions import Action
+from interpreter.engine.facts import lift_locks
 from interpreter.engine.rules import Replacement
 from interpreter.engine.state import EMPTY, Player, tile_name
 from interpreter.scenario import Kong
@@ -111,6 +112,7 @@ class Kongs(_Base):
         p = self.players[seat]
         r = self.rules
         self.claims_made = True
+        self.facts.kong_made(tile, self.drawn)
         if p.counts[tile] == 4:
             kind = "concealed"
             p.add(tile, -4)
@@ -146,7 +148,8 @@ class Kongs(_Base):
 
     def _complete_kong(self, seat: int, kind: str, provider: int | None, option: str) -> None:
         self.round = None
-        kong = Kong(seat, kind, provider, self.in_game_seats)
+        drawn = kind != "direct" and self.facts.kong_from_draw
+        kong = Kong(seat, kind, provider, self.in_game_seats, from_draw=drawn)
         self.kongs.append(kong)
         if self.rules.kong_payments:
             self._record(settle(self.ruleset, self._scenario((), (), kongs=(kong,))))
@@ -161,7 +164,8 @@ class Kongs(_Base):
             return
         dice: list[int] = []
         tiles: list[Tile] = []
-        last = self.rules.last_kong_draws and w.drawable <= self.rules.last_tiles
+        takes_last = w.drawable <= self.rules.last_tiles
+        last = self.rules.last_kong_draws and takes_last
         context = kong_context(rep, "kong_draw") | (_LAST if last else EMPTY)
         if rep.source == "front":
             tiles = [w.draw_front() for _ in range(min(rep.tiles, w.drawable))]
@@ -189,13 +193,14 @@ class Kongs(_Base):
         self._emit(
             "replacement", seat=seat, method=name, tiles=[_NAME(t) for t in tiles], dice=dice
         )
+        self.facts.replaced(seat, provider, takes_last and bool(tiles))
         if last:
             self.last_drawn.extend(tiles)
         self.after_kong = rep.counts_as_kong
         self.kong_provider = provider
         self.kong_self_draw = rep.self_draw or provider is None
         self.kong_method = rep
-        p.clear_lock()
+        lift_locks(self, seat, "draw")
         if rep.locks_hand:
             p.locked = True
         self.current = seat

@@ -67,12 +67,13 @@ def play(
         make_agent(a, seed * 16 + i) if isinstance(a, str) else a for i, a in enumerate(agents)
     ]
     rng = Random(seed)
-    dealer = first_dealer(rules, rng)
+    dealer = first = first_dealer(rules, rng)
     scores = [0] * n
     events: list[dict[str, Any]] = []
     results = []
     for number in range(hands):
-        game = Game(ruleset, rng.getrandbits(48), dealer, rules=rules, hand=number)
+        game = Game(ruleset, rng.getrandbits(48), dealer, rules=rules, hand=number,
+                    first_dealer=first)  # fmt: skip
         if watch is not None:
             watch(game)
         result = run(game, players)

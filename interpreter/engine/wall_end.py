@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from interpreter import shapes
 from interpreter.engine.actions import Action
+from interpreter.engine.facts import lift_locks
 from interpreter.engine.rules import _NOWHERE
 from interpreter.engine.state import tile_name
 from interpreter.scenario import Unfinished
@@ -42,6 +43,7 @@ class WallEnd(_Base):
             seat = (seat + 1) % self.n
         self.round = None
         self.drawn = None
+        self.facts.offered(seat)
         self._phase("last_offer", seat)
 
     def _do_last_offer(self, seat: int, action: Action) -> None:
@@ -50,7 +52,8 @@ class WallEnd(_Base):
             self._offer((seat + 1) % self.n)
             return
         p = self.players[seat]
-        p.clear_lock()
+        lift_locks(self, seat, "draw")
+        self.facts.took_last(seat)
         self.draw_ctx = frozenset(("last_tile",))
         self.phase = "last_turn"
         if self.rules.tiles_per_taker > 1 and self.wall.drawable > 1:
@@ -84,6 +87,7 @@ class WallEnd(_Base):
         p.add(tile, -1)
         p.discards.append(tile)
         self._emit("discard", seat=seat, tile=_NAME(tile), exposed=True)
+        lift_locks(self, seat, "discard")
         self.drawn = None
         self._open_round(tile, seat, frozenset(("last_tile",)), ("win",), "last")
 

@@ -4,11 +4,13 @@ are turned, payments recorded, and the winning tiles set apart."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from dsl.situation import HandMeld, Situation
 from interpreter import prefilter, shapes
 from interpreter.engine.actions import Action
+from interpreter.engine.facts import visible
 from interpreter.engine.rules import _NOWHERE
 from interpreter.engine.state import EMPTY, tile_name
 from interpreter.scenario import Kong, Scenario, Unfinished, Win
@@ -37,7 +39,7 @@ class Wins(_Base):
 
     def _situation(
         self, seat: int, keys: tuple[int, ...], melds: tuple[HandMeld, ...], tile: Tile,
-        discarder: int | None, context: frozenset[str], first: bool,
+        discarder: int | None, context: frozenset[str], first: bool, seen: tuple[Tile, ...] = (),
     ) -> Situation:  # fmt: skip
         return Situation(
             keys=keys,
@@ -56,6 +58,7 @@ class Wins(_Base):
             players_in_game=self.in_game_seats,
             winners=frozenset((seat,)),
             options=self.rules.options,
+            visible=Counter(seen),
         )
 
     def _value(
@@ -76,14 +79,16 @@ class Wins(_Base):
         if not p.may_win_with_one_more(before, self.rules):
             return None
         keys = p.keys if in_hand else shapes.add_tile(before, tile)
-        return self._value_of(seat, keys, p.melds, tile, discarder, context, first)
+        seen = visible(self, (tile,), not in_hand) if self.facts.reads_visible else ()
+        return self._value_of(seat, keys, p.melds, tile, discarder, context, first, seen)
 
     def _value_of(
         self, seat: int, keys: tuple[int, ...], melds: tuple[HandMeld, ...], tile: Tile,
-        discarder: int | None, context: frozenset[str], first: bool,
+        discarder: int | None, context: frozenset[str], first: bool, seen: tuple[Tile, ...] = (),
     ) -> int | None:  # fmt: skip
         """The value of ``seat`` winning with concealed ``keys`` (``tile`` among them) and
-        ``melds``, or None; ``_value`` without its first test, for a hand not yet held."""
+        ``melds``, or None; ``_value`` without its first test, for a hand not yet held.
+        ``seen``: the tiles face up (``facts.visible``)."""
         r = self.rules
         p = self.players[seat]
         shaped = r.shape_ok(keys, len(melds))
@@ -93,11 +98,11 @@ class Wins(_Base):
             flags = (discarder is None, *prefilter.context_flags(context), first, False)
             if not r.unshaped_need(prefilter.probe_of(keys, melds, flags)):
                 return None
-        key = (seat, keys, melds, tile, discarder, context, first, p.void, self.in_game_seats)
+        key = (seat, keys, melds, tile, discarder, context, first, p.void, self.in_game_seats, seen)
         memo = self.win_values
         if key in memo:
             return memo[key]
-        situation = self._situation(seat, keys, melds, tile, discarder, context, first)
+        situation = self._situation(seat, keys, melds, tile, discarder, context, first, seen)
         value = memo[key] = r.win_value(situation, p.void, shaped)
         return value
 
@@ -139,11 +144,13 @@ class Wins(_Base):
     def _scenario(
         self, wins: tuple[Win, ...], birds: tuple[Tile, ...], kongs: tuple[Kong, ...] = (),
         unfinished: tuple[Unfinished, ...] = (), paid_kongs: tuple[Kong, ...] = (),
+        seen: tuple[Tile, ...] = (),
     ) -> Scenario:  # fmt: skip
         return Scenario(
             path="<engine>", ruleset=self.ruleset.id, options={}, players=self.n,
             dealer=self.dealer, wins=wins, birds=birds, bird_dice=(), kongs=kongs,
             in_game=self._in_game(), unfinished=unfinished, raw={}, paid_kongs=paid_kongs,
+            visible=seen, **self.facts.seats(),
         )  # fmt: skip
 
     def _record(self, settlement: Settlement) -> None:
@@ -158,14 +165,16 @@ class Wins(_Base):
                        **{"from": pay.payer, "to": pay.payee})  # fmt: skip
 
     def _birds(
-        self, first_seat: int, discarder: int | None, context: frozenset[str], ends: bool
-    ) -> tuple[Tile, ...]:
+        self, first_seat: int, discarder: int | None, context: frozenset[str], ends: bool,
+        win_tile: Tile,
+    ) -> tuple[Tile, ...]:  # fmt: skip
         count_expr = self.rules.bird_count
         if count_expr is None:
             return ()
         base = Situation(
             keys=(0,) * len(STANDARD.suits), dealer=self.dealer, players=self.n,
             options=self.rules.options, winner=first_seat, discarder=discarder,
+            win_tile=win_tile,
         )  # fmt: skip
         count = int(count_expr(base))
         if count <= 0:
@@ -220,12 +229,15 @@ class Wins(_Base):
             )
         left_after = len(self._in_game()) - (len(winners) if r.mode == "until_one_left" else 0)
         ends = r.mode == "first_win" or (r.mode == "until_one_left" and left_after <= 1)
-        birds = self._birds(winners[0], discarder, context, ends)
+        birds = self._birds(winners[0], discarder, context, ends, wins[0].win_tiles[0])
         # On the discard that followed a kong, its money may move to the winner (呼叫转移).
         last_kong = tuple(
             k for k in self.kongs[-1:] if "kong_discard" in context and k.seat == discarder
         )
-        settlement = settle(self.ruleset, self._scenario(tuple(wins), birds, paid_kongs=last_kong))
+        self.facts.won()
+        seen = visible(self, tiles, source != "self")
+        scenario = self._scenario(tuple(wins), birds, paid_kongs=last_kong, seen=seen)
+        settlement = settle(self.ruleset, scenario)
         if last_kong and r.transfer:  # its money has gone to the winner: nothing left to refund
             self.kongs.pop()
         apart = {}
