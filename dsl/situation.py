@@ -105,6 +105,8 @@ class Situation:
     last_tile_taker: int = NOBODY
     last_tile_offered: int = NOBODY
     ready: frozenset[int] = frozenset()
+    opening_winners: frozenset[int] = frozenset()
+    opening_bird_seats: frozenset[int] = frozenset()
     kong_from_draw: bool = False
     visible: Mapping[Tile, int] = field(default_factory=dict)
     tileset: TileSet = STANDARD

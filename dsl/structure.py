@@ -1124,6 +1124,16 @@ STRUCTURE = Record(
                 zh="下局庄",
                 example="if count(winners) > 1 then discarder else winner",
             ),
+            Field(
+                "also",
+                Expr("dealer", "collection of seat"),
+                "Seats that deal the next hand besides dealer.next, all of them dealers "
+                "(dealers) in its payments (通庄); dealer.next alone starts the hand and "
+                "counts the birds.",
+                default="{}",
+                zh="通庄",
+                example="if count(winners) > 1 then winners + {discarder} else {}",
+            ),
             zh="庄家",
         ),
         "Dealer choice and rotation.",

@@ -388,6 +388,18 @@ NEXT_DEALER = (
         "the total of two dice thrown as the next dealer is chosen, 2 to 12",
         lambda s: s.dice,
     ),
+    NameEntry(
+        "opening_winners",
+        collection(SEAT),
+        "the seats that held an opening hand (起手胡) this hand",
+        lambda s: s.opening_winners,
+    ),
+    NameEntry(
+        "opening_bird_seats",
+        collection(SEAT),
+        "the seats the birds of this hand's opening hands pointed at",
+        lambda s: s.opening_bird_seats,
+    ),
 )
 READY = (
     NameEntry(

@@ -40,7 +40,8 @@ def frames(events: Sequence[dict[str, Any]], seat: int | None = None) -> dict[st
         end = starts[number + 1] if number + 1 < len(starts) else len(events)
         start = events[first]
         game = Game(ruleset, start["seed"], start["dealer"], rules=rules, hand=start.get("hand", 0),
-                    first_dealer=events[starts[0]]["dealer"])  # fmt: skip
+                    first_dealer=events[starts[0]]["dealer"],
+                    dealers=start.get("dealers", ()))  # fmt: skip
         shown = 0
         acts = [e for e in events[first:end] if e["type"] == "act"]
         for act in [None, *acts]:

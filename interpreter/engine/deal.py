@@ -169,14 +169,17 @@ class Deal(_Base):
         elif count:
             birds = self.wall.peek_front(count)
         when = spec.get("settle", "immediately")
+        hit: set[int] = set()
         for s in seats:
             hits = opening.bird_hits(ruleset, dealer, n, s, birds, dice)
+            hit.update(hits)
             self._emit(
                 "opening", seat=s,
                 hands=[{"id": h.id, "name": h.name, "value": h.value} for h in found[s]],
                 birds=[tile_name(t) for t in birds], dice=dice,
                 hits={str(k): v for k, v in sorted(hits.items())}, settle=when,
             )  # fmt: skip
+        self.facts.opened(seats, hit)
         payments = opening.settle_opening(ruleset, dealer, n, dealt, birds, dice, found)
         settlement = Settlement(n, (), tuple(payments))
         if when == "at_end":

@@ -39,6 +39,8 @@ class TableFacts:
     last_tile_taker: int = NOBODY
     last_tile_offered: int = NOBODY
     kong_from_draw: bool = False
+    opening_winners: frozenset[int] = frozenset()
+    opening_bird_seats: frozenset[int] = frozenset()
     at_first_win: dict[str, int] | None = None
     """The seat facts when the hand's first win was made (for ``dealer.next``)."""
 
@@ -73,6 +75,11 @@ class TableFacts:
         """A kong in one's own turn, of ``tile``, just after drawing ``drawn`` (or None)."""
         self.kong_from_draw = tile == drawn
 
+    def opened(self, seats: Iterable[int], hit: Iterable[int]) -> None:
+        """``seats`` hold opening hands (起手胡), whose birds point at the seats ``hit``."""
+        self.opening_winners = frozenset(seats)
+        self.opening_bird_seats = frozenset(hit)
+
     def won(self) -> None:
         if self.at_first_win is None:
             self.at_first_win = self.seats()
@@ -81,9 +88,12 @@ class TableFacts:
         """The seat facts now, by name."""
         return {name: getattr(self, name) for name in SEATS}
 
-    def for_dealer(self) -> dict[str, int]:
-        """The seat facts ``dealer.next`` reads: at the first win, else at the end."""
-        return self.at_first_win if self.at_first_win is not None else self.seats()
+    def for_dealer(self) -> dict[str, Any]:
+        """The facts ``dealer.next`` reads: the seats at the first win (else at the end),
+        and the opening hands."""
+        seats = self.at_first_win if self.at_first_win is not None else self.seats()
+        opening = {"opening_winners": self.opening_winners}
+        return {**seats, **opening, "opening_bird_seats": self.opening_bird_seats}
 
 
 def table_facts(ruleset: Ruleset, first_dealer: int) -> TableFacts:

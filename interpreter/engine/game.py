@@ -24,7 +24,7 @@ opening hands), ``claims`` (claim rounds), ``kongs`` (kongs and replacement draw
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from itertools import compress
 from random import Random
 from typing import Any
@@ -79,10 +79,12 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         hand: int = 0,
         wall: Sequence[Tile] | None = None,
         first_dealer: int | None = None,
+        dealers: Collection[int] = (),
     ) -> None:
         """``wall``: the tiles in draw order from the front, for scripted games (tests);
         by default the ruleset's tiles are shuffled and broken by the dice.
-        ``first_dealer``: who dealt the match's first hand (this hand's dealer by default)."""
+        ``first_dealer``: who dealt the match's first hand (this hand's dealer by default);
+        ``dealers``: more seats dealing this hand with ``dealer`` (通庄)."""
         self.ruleset = ruleset
         self.rules = r = rules or Rules(ruleset)
         if not 0 <= dealer < r.players:
@@ -90,6 +92,7 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         self.seed = seed
         self.rng = Random(seed)
         self.dealer = dealer
+        self.dealers = frozenset({dealer, *dealers})
         self.n = r.players
         self.events: list[dict[str, Any]] = []
         self.deltas = [0] * self.n
@@ -118,6 +121,7 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         self.reason = ""
         self.next_dealer = dealer
         """Who deals the next hand, worked out when the hand ends."""
+        self.next_dealers = frozenset({dealer})
         self._legal: tuple[int, list[Action]] | None = None
         self.opening_due: Settlement | None = None
         """Opening-hand payments kept for the end of the hand (``settle: at_end``)."""
@@ -133,6 +137,8 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         self.facts = table_facts(ruleset, dealer if first_dealer is None else first_dealer)
         self._seating()
         found = {"ruleset_file": ruleset.given_path} if ruleset.given_path else {}
+        if len(self.dealers) > 1:
+            found["dealers"] = sorted(self.dealers)
         self._emit(
             "start", version=SCHEMA_VERSION, ruleset=ruleset.id, ruleset_sha256=ruleset.sha256,
             **found, options=dict(r.option_settings), seed=seed, hand=hand, dealer=dealer,
@@ -204,7 +210,7 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         winners = tuple(s for seats, _ in self.win_events for s in seats)
         return GameResult(
             self.reason, self.dealer, self.next_dealer, winners, tuple(self.deltas),
-            tuple(self.settlements),
+            tuple(self.settlements), self.next_dealers,
         )  # fmt: skip
 
     def census(self) -> Counter[Tile]:
@@ -341,11 +347,12 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
 
     # --- the end ----------------------------------------------------------------------------
 
-    def _next_dealer(self) -> int:
-        """``dealer.next``, worked out once per ruleset for each (dealer, winners, discarder)."""
+    def _next_dealer(self) -> tuple[int, frozenset[int]]:
+        """``dealer.next`` and the seats dealing with it (``dealer.also``), worked out once per
+        ruleset for each table they read."""
         expr = self.rules.next_dealer
         if expr is None:
-            return self.dealer
+            return self.dealer, frozenset({self.dealer})
         winners: tuple[int, ...] = self.win_events[0][0] if self.win_events else ()
         discarder = self.win_events[0][1] if self.win_events else None
         memo = ruleset_memo(self.ruleset, "next dealer")
@@ -361,7 +368,9 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
                 self_draw=bool(winners) and discarder is None, first_dealer=first, dice=dice,
                 **seats,
             )  # fmt: skip
-            memo[key] = next_dealer_seat(int(expr(situation)), self.n)
+            seat = next_dealer_seat(int(expr(situation)), self.n)
+            also = self.rules.also_dealers
+            memo[key] = seat, frozenset({seat, *(also(situation) if also is not None else ())})
         return memo[key]
 
     def _end(self, reason: str) -> None:
@@ -373,12 +382,13 @@ class Game(Deal, Wins, Claims, Kongs, WallEnd):
         self.phase = "over"
         self.round = None
         self.reason = reason
-        self.next_dealer = self._next_dealer()
+        self.next_dealer, self.next_dealers = self._next_dealer()
+        several = {"next_dealers": sorted(self.next_dealers)} if len(self.next_dealers) > 1 else {}
         self._emit(
             "end", reason=reason, deltas=list(self.deltas),
             winners=[s for seats, _ in self.win_events for s in seats],
             next_dealer=self.next_dealer,
-            hands=[p.notation() for p in self.players], wall=self.wall.drawable,
+            hands=[p.notation() for p in self.players], wall=self.wall.drawable, **several,
         )  # fmt: skip
 
 

@@ -121,7 +121,7 @@ def replay(events: Sequence[dict[str, Any]], ruleset: Ruleset | None = None) -> 
             raise ReplayError(f"hand {number}: dealer seat {start['dealer']} of {rules.players}")
         first = hands[0][0]["dealer"]  # the match's first dealer (dealer.next may read it)
         game = Game(ruleset, start["seed"], start["dealer"], rules=rules, hand=start.get("hand", 0),
-                    first_dealer=first)  # fmt: skip
+                    first_dealer=first, dealers=start.get("dealers", ()))  # fmt: skip
         for index, event in enumerate(hand):
             if event["type"] != "act":
                 continue

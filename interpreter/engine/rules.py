@@ -171,6 +171,7 @@ class Rules:
         dealer = rs.get("dealer") or {}
         self.first_dealer = dealer.get("first", "random")
         self.next_dealer = dealer.get("next")
+        self.also_dealers = dealer.get("also")
         self.kong_payments = bool(rs.get("kong_payments"))
         settlement = rs.get("settlement") or {}
         checks = (settlement.get("ready_check") or {}, settlement.get("flower_pig") or {})

@@ -127,3 +127,5 @@ class GameResult:
     winners: tuple[int, ...]
     deltas: tuple[int, ...]
     settlements: tuple[Settlement, ...]
+    next_dealers: frozenset[int] = frozenset()
+    """Every seat dealing the next hand, ``next_dealer`` included (several: 通庄)."""

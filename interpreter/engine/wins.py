@@ -54,6 +54,7 @@ class Wins(_Base):
             winner=seat,
             discarder=discarder,
             dealer=self.dealer,
+            dealers=self.dealers,
             players=self.n,
             players_in_game=self.in_game_seats,
             winners=frozenset((seat,)),
@@ -148,8 +149,9 @@ class Wins(_Base):
     ) -> Scenario:  # fmt: skip
         return Scenario(
             path="<engine>", ruleset=self.ruleset.id, options={}, players=self.n,
-            dealer=self.dealer, wins=wins, birds=birds, bird_dice=(), kongs=kongs,
-            in_game=self._in_game(), unfinished=unfinished, raw={}, paid_kongs=paid_kongs,
+            dealer=self.dealer, dealers=self.dealers, wins=wins, birds=birds, bird_dice=(),
+            kongs=kongs, in_game=self._in_game(), unfinished=unfinished, raw={},
+            paid_kongs=paid_kongs,
             visible=seen, **self.facts.seats(),
         )  # fmt: skip
 

@@ -214,7 +214,7 @@ SEVERAL = {
     3: "234m 567m 789p 55s 67s",
 }
 # Who deals next after a win on seat 1's discard (the dealer is seat 0).
-NEXT_AFTER_SEVERAL = {"changsha/basic": 2, "changsha/hejs": 2}  # the others: the discarder
+NEXT_AFTER_SEVERAL = {"changsha/hejs": 2}  # basic: by dice; the others: the discarder
 
 
 @pytest.mark.parametrize("rid", CHANGSHA)
@@ -223,19 +223,24 @@ def test_one_discard_may_make_several_winners_and_who_deals_next(rid, winners):
     """Several winners: F0 69 「通炮」, F0 137, F0 365 「一炮两响 … 一炮三响」, F1 130, F2 23, F3 23
     「放通炮」.  Next dealer: the winner (F0 9, F0 85 B, F0 297 2, F1 82, F2 15 B, F3 23); after
     several winners the discarder (F0 89 E, F0 297 3, F0 365, F1 83, F1 130, F3 23 「放炮者成为
-    下一盘的庄家」).  basic (F0 11 「系统随机选择一个胡牌玩家」) and hejs (silent): the winner
-    nearest the discarder, a decided stand-in for the random choice."""
+    下一盘的庄家」).  basic (F0 11 「系统随机选择一个胡牌玩家」): two dice choose, the nearer
+    winner on an even throw; hejs (silent): the winner nearest the discarder.  full2007 §十
+    (F0 369 「放炮者和2个胡牌都是庄」): the winners deal too (通庄)."""
     game = rigged(ruleset(rid, "birds=0"), SEVERAL, draws="8s")
     game.apply(Action("discard", tile("9m")), 0)
     drive(game, lambda g: g.phase == "claim" and g.round.tile == tile("8s"))
     assert set(game.round.options) == {2, 3}
+    dice = sum(next_dice(game))  # thrown at the end for basic; nothing else throws here
     for seat in (2, 3):
         game.apply(Action("win", tile("8s")) if seat in winners else PASS, seat)
     win = last_event(game, "win")
     assert win["seats"] == list(winners) and win["from"] == 1
     assert win_payments(game) == {(1, s) for s in winners}
-    expected = 2 if len(winners) == 1 else NEXT_AFTER_SEVERAL.get(rid, 1)
+    several = NEXT_AFTER_SEVERAL.get(rid, 1) if rid != "changsha/basic" else 2 + dice % 2
+    expected = 2 if len(winners) == 1 else several
     assert game.is_over() and game.result().next_dealer == expected
+    tongzhuang = rid == "changsha/full2007" and len(winners) > 1
+    assert game.result().next_dealers == ({1, 2, 3} if tongzhuang else {expected})
 
 
 def test_an_opening_hand_does_not_make_its_holder_the_next_dealer():

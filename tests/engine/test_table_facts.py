@@ -47,6 +47,15 @@ def payers(game) -> set[int]:
 # --- the last tile and the next dealer --------------------------------------------------------
 
 HAIDI_DEALER = ["changsha/tutorial", "changsha/points20", "changsha/full2007", "changsha/qq2014"]
+NO_OPENING = {
+    0: "1m 4m 2p 3p 8p 9p 1s 3s 4s 6s 8s 2m 5m 9m",
+    1: "3m 5m 7m 1p 5p 9p 1s 2s 6s 8s 9p 4m 9m",
+    2: "555s 123m 678m 46p 7s 9s",
+    3: "234p 567p 789m 11s 99s",
+}
+"""A deal with no opening hand (起手胡), which would decide the next dealer first: seat 2
+kongs 5s with the tile before the 海底 (``last``), its 补张 takes the 海底 (7p); seat 3 waits
+on 1s or 9s with no 2/5/8 pair: only a big hand such as 抢海底 lets it win."""
 
 
 @pytest.mark.parametrize("rid", HAIDI_DEALER)
@@ -55,7 +64,8 @@ def test_the_last_tile_taker_deals_after_a_drawn_hand(rid):
     是赌海底的人」, F0 87 C 「如果有人要了海底牌后却没人胡则要海底牌的玩家下局当庄家」, F0 297 4
     「无人胡牌时，谁赌了海底归谁当庄」, F1 84 「无人胡牌时，谁赌了海底谁当庄」.  The first seat
     offered it passes, the next takes it."""
-    game = rigged(load(rid), {})
+    game = rigged(load(rid), NO_OPENING)
+    assert not game.facts.opening_winners
     tsumogiri(game, lambda g: g.phase == "last_offer")
     first = game.to_move()
     game.apply(PASS, first)
@@ -65,11 +75,6 @@ def test_the_last_tile_taker_deals_after_a_drawn_hand(rid):
     assert game.facts.last_tile_offered == first and game.facts.last_tile_taker == taker
     result = game.result()
     assert result.winners == () and taker != first and result.next_dealer == taker
-
-
-TAKER = {2: "555s 123m 678m 46p 7s 9s", 3: "234p 567p 789m 11s 99s"}
-"""Seat 2 kongs 5s with the tile before the 海底 and its 补张 takes the 海底 (7p); seat 3 waits
-on 1s or 9s with no 2/5/8 pair: only a big hand such as 抢海底 lets it win."""
 
 
 @pytest.mark.parametrize("rid", ["changsha/full2007", "changsha/points20"])
@@ -82,7 +87,7 @@ def test_a_replacement_taking_the_last_tile_makes_its_discard_a_last_tile_and_it
     「海底牌被补张或补杠，且无人胡牌时，由补张或补杠者当庄」 and F0 91 F (points20) 「如果此局无海底
     牌（即海底牌被补张），则补海底牌的玩家下局当庄家」: with no winner the kong-er deals.
     points20 has no 海底 then (F0 143 C 「此局则无海底牌」): seat 3 cannot win at all."""
-    game = rigged(load(rid), TAKER, last="5s 7p")
+    game = rigged(load(rid), NO_OPENING, last="5s 7p")
     tsumogiri(game, lambda g: g.phase == "turn" and g.wall.drawable == 1)
     assert game.to_move() == 2 and game.drawn == tile("5s")
     game.apply(Action("kong", tile("5s"), "buzhang"), 2)
@@ -273,3 +278,44 @@ def test_the_tiles_face_up_are_counted_only_when_a_hand_type_reads_them(tmp_path
     assert game.facts.reads_visible and seen[tile("9s")] == 3
     assert Counter(visible(game, (), False)) == seen
     assert Counter(visible(game, (tile("9s"),), True))[tile("9s")] == 2
+
+
+# --- several dealers (通庄) and opening hands --------------------------------------------------
+
+OPENING = {
+    0: "7m 3m 5p 6p 9p 1s 2s 3s 4s 5s 6s 7s 8s 9s",
+    1: "11m 22m 44p 66p 88p 99m 7p",
+    2: "123m 456m 789m 12p 45p",
+    3: "1s 2s 3s 4s 5s 6s 7s 8s 9s 3p 6p 3m 6m",
+}
+"""Seats 1 and 2 hold 缺一色 (two suits) when the tiles are dealt; seats 0 and 3 no opening
+hand.  The first front tile, 3p, is the opening hands' bird: it points at seat 2."""
+
+
+@pytest.mark.parametrize("rid", ["changsha/points20", "changsha/full2007"])
+def test_several_opening_hands_choose_the_next_dealers(rid):
+    """points20 F0 93 G 「如果同时有两个或两个以上的玩家起手胡，则由鸟所中的玩家下一局当庄家」:
+    the seat the bird hits; full2007 F0 419 注2 「如果起手胡牌的同时有2家或3家，在存在通庄时2家或
+    3家均为庄家，并以离本盘打骰者最近的一家…为下一盘开骰者」: both deal, seat 1 rolls."""
+    game = rigged(load(rid, settings=["birds=1"]), OPENING, draws="3p")
+    assert game.facts.opening_winners == {1, 2} and game.facts.opening_bird_seats == {2}
+    tsumogiri(game)
+    result = game.result()
+    assert result.winners == ()
+    if rid == "changsha/points20":
+        assert game.facts.last_tile_offered != 2  # the drawn end alone would not make seat 2
+        assert result.next_dealer == 2 and result.next_dealers == {2}
+    else:
+        assert result.next_dealer == 1 and result.next_dealers == {1, 2}
+
+
+def test_several_dealers_start_the_next_hand_and_replay():
+    """通庄 (F0 369): a hand dealt by seat 1 with seats 2 and 3 dealing too says so in its
+    start event, reads them as ``dealers`` and replays from its log."""
+    from interpreter.engine.replay import replay
+
+    game = Game(load("changsha/full2007"), 7, 1, dealers=(2, 3))
+    assert game.events[0]["dealers"] == [1, 2, 3] and game.dealers == {1, 2, 3}
+    assert game._scenario((), ()).dealers == {1, 2, 3}
+    tsumogiri(game)
+    assert replay(game.events).hands == 1
