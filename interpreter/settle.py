@@ -307,24 +307,24 @@ def _bird_hits(
     """How many birds point at each seat, by the ruleset's bird count and seat mapping (a
     bird on ``nobody`` hits no one), and the bird tiles counted."""
     birds = ruleset.get("birds") or {}
-    if not birds:
+    if not birds or not scenario.wins:  # birds are for a win
         return {}, ()
-    first = scenario.wins[0] if scenario.wins else None
+    first = scenario.wins[0]
     base = _table(
         scenario,
         options,
-        winner=first.seat if first else 0,
-        discarder=first.discarder if first else None,
-        win_tile=first.win_tiles[0] if first and first.win_tiles else None,
+        winner=first.seat,
+        discarder=first.discarder,
+        win_tile=first.win_tiles[0] if first.win_tiles else None,
     )
     count = int(birds["count"](base))
     tiles: list[Tile] = list(scenario.birds)
     # A die is read as a bird tile of its rank: the same seat mapping applies.
     tiles += [value - 1 for value in scenario.bird_dice]
     on_last = birds.get("on_last_tile", "last_tiles")
-    if first is not None and "last_tile" in first.context and not tiles:
+    if "last_tile" in first.context and not tiles:
         tiles = list(first.win_tiles)
-    if on_last == "last_tile_counts_all" and first is not None and "last_tile" in first.context:
+    if on_last == "last_tile_counts_all" and "last_tile" in first.context:
         tiles = tiles[:1] * count
     hits: dict[int, int] = {}
     for tile in tiles[:count]:

@@ -149,3 +149,18 @@ kongs:
 """
     kong_money = [p for p in paid(settled(rules, text)) if p[1] == 1]
     assert kong_money == ([(0, 1, 1), (2, 1, 1), (3, 1, 1)] if drawn else [])
+
+
+def test_the_check_settles_birds_read_from_the_winning_tile(tmp_path):
+    """``mjrules check`` works out payments with birds counted from the winning tile, and
+    kong money with no win (no birds), without failing."""
+    from interpreter.check import check
+
+    body = """birds:
+  count: win_tile.rank
+  seat: if tile.rank in {1, 5, 9} then winner else nobody
+  multiplier: 1 + hits(winner)
+"""
+    house(tmp_path, "changsha/basic", body)
+    report = check(str(tmp_path / "house.yaml"), hands=(100, 40))
+    assert not [f.format() for f in report.findings if f.severity == "error"]
