@@ -26,8 +26,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from dsl.ruleset import available_ids, load
+    from handcore.suit_tables import suit_splits
     from interpreter.engine import play
-    from interpreter.suit_tables import suit_splits
 
     suit_splits()  # the splits table is built on first use: not part of any ruleset's time
 

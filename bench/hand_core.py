@@ -79,7 +79,7 @@ def table_build_seconds() -> tuple[float, float, float]:
     """(build from nothing, load from cache, peak MiB while building) in fresh processes."""
     code = (
         "import resource, time; t = time.perf_counter(); "
-        "from interpreter.suit_tables import suit_tables; suit_tables(); "
+        "from handcore.suit_tables import suit_tables; suit_tables(); "
         "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
     )
     with tempfile.TemporaryDirectory() as cache:
@@ -103,8 +103,8 @@ def main() -> None:
 
     from mahjong.shanten import Shanten
 
-    from interpreter import discards, shapes
-    from interpreter.tiles import STANDARD
+    from handcore import discards, shapes
+    from handcore.tiles import STANDARD
 
     rng = random.Random(args.seed)
     wall = [tile for tile in range(27) for _ in range(4)]

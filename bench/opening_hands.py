@@ -52,10 +52,10 @@ def _load(ref, settings):
 def count_opening_hands(ref, settings, seed, start, stop):
     """For deals start..stop-1: Counter of (tiles in hand, hand id) and deals per hand size."""
     from dsl.situation import Situation
-    from interpreter import shapes
+    from handcore import shapes
+    from handcore.tiles import STANDARD
     from interpreter.engine.rules import Rules
     from interpreter.simulate import dealer_of, dealt_hands, hand_seed
-    from interpreter.tiles import STANDARD
 
     ruleset = _load(ref, tuple(settings))
     rules = Rules(ruleset)

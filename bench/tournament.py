@@ -43,16 +43,6 @@ PAIRS = (
 )
 
 
-def agent(name: str, seed: int, ruleset: Any) -> Any:
-    """A named bot given the ruleset when it takes one (so it needs no observation field)."""
-    from interpreter.agents import make_agent
-
-    try:
-        return make_agent(name, seed, ruleset=ruleset)
-    except ValueError:
-        return make_agent(name, seed)
-
-
 def seatings(k: int, kind: str) -> list[tuple[int, ...]]:
     """Which bot sits in each seat, per game of a wall: rotations of the bots, or every order."""
     if kind == "rotations":
@@ -66,12 +56,10 @@ def play_walls(job: tuple[Any, ...]) -> list[list[float]]:
     ``job``: ruleset id, bots, first wall, count, base seed, and (optionally) the seatings."""
     ruleset_id, bots, first, count, base_seed = job[:5]
     kind = job[5] if len(job) > 5 else "rotations"
-    from dsl.ruleset import load
-    from interpreter.engine.game import Game, run
-    from interpreter.engine.rules import Rules
+    from interpreter.simulate import _prepared
+    from interpreter.tactics import play_seatings
 
-    ruleset = load(ruleset_id)
-    rules = Rules(ruleset)
+    ruleset, rules = _prepared(ruleset_id, (), None)
     n = rules.players
     k = len(bots)
     if k != n:
@@ -80,12 +68,11 @@ def play_walls(job: tuple[Any, ...]) -> list[list[float]]:
     out = []
     for wall in range(first, first + count):
         seed = base_seed * 1_000_003 + wall
+        played = play_seatings(ruleset, rules, seed, wall % n,
+                               [[bots[b] for b in order] for order in orders])  # fmt: skip
         totals = [0.0] * k
-        for order in orders:
-            agents = [agent(bots[b], seed * 16 + s, ruleset) for s, b in enumerate(order)]
-            game = Game(ruleset, seed, wall % n, rules=rules)
-            result = run(game, agents)
-            for s, delta in enumerate(result.deltas):
+        for order, deltas in zip(orders, played, strict=True):
+            for s, delta in enumerate(deltas):
                 totals[order[s]] += delta
         out.append([t / len(orders) for t in totals])
     return out

@@ -19,8 +19,9 @@ error it raises is a compile error with its place, not a surprise in the middle 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 from dsl.errors import EvaluationError, ExpressionError
@@ -39,6 +40,7 @@ from dsl.syntax import (
     SetLiteral,
     Unary,
     parse,
+    parser,
 )
 from dsl.types import (
     BOOL,
@@ -58,15 +60,15 @@ from dsl.vocabulary import (
     ELEMENT,
     GENERIC_FUNCTIONS,
     IDENTITY,
+    LIMIT,
     REQUIRED,
     SECTIONS,
     Function,
     Param,
     Scope,
 )
-from interpreter.tiles import TileError
+from handcore.tiles import RANKS, STANDARD, TileError
 
-LIMIT = 2**62
 MAX_EXPONENT = 64
 MAX_STEPS = 100_000
 
@@ -74,17 +76,17 @@ Run = Callable[["Frame"], Any]
 
 
 class Frame:
-    """What a closure sees: the situation, the implicit subjects, the steps left."""
+    """What a closure sees: the situation, the implicit subjects (outermost first; the element
+    being visited is updated in place), the steps left."""
 
     __slots__ = ("budget", "situation", "subjects")
 
-    def __init__(self, situation: Situation, subjects: tuple = (), budget: list | None = None):
+    def __init__(
+        self, situation: Situation, subjects: Sequence = (), budget: list | None = None
+    ) -> None:
         self.situation = situation
         self.subjects = subjects
         self.budget = [MAX_STEPS] if budget is None else budget
-
-    def push(self, subject: Any) -> Frame:
-        return Frame(self.situation, (*self.subjects, subject), self.budget)
 
     def spend(self, steps: int = 1) -> None:
         self.budget[0] -= steps
@@ -126,6 +128,8 @@ def compile_expression(
     try:
         checked, run = _Compiler().compile(node, scope)
         wanted = parse_type(expect) if isinstance(expect, str) else expect
+        if wanted is not None and _named_values(checked, wanted):
+            checked = replace(checked, type=wanted)
         if wanted is not None and not fits(checked.type, wanted):
             raise ExpressionError(
                 f"the expression gives {checked.type}",
@@ -147,6 +151,14 @@ def compile_expression(
             text=text,
         ) from None
     return CompiledExpression(text, checked, checked.type, run)
+
+
+def decide(text: str, options: Mapping[str, Any], expect: str | Type) -> Any:
+    """The value of ``text`` worked out once, when a ruleset is loaded: it reads the options
+    (declared ones, with their ``value``) and nothing of a game.  Raises ExpressionError."""
+    compiled = compile_expression(text, Scope.for_section("options", options=options), expect)
+    values = {name: option.value for name, option in options.items()}
+    return compiled(Situation((0,) * len(STANDARD.suits), options=values))
 
 
 def _error(node: Node, message: str, expected: Any = "", suggestion: str | None = None):
@@ -204,6 +216,22 @@ def _located(node: Node, run: Run) -> Run:
 
 _PURE = frozenset(f.name for f in GENERIC_FUNCTIONS)
 """Functions that read nothing but their arguments."""
+_WALKERS = tuple(
+    f.name
+    for f in GENERIC_FUNCTIONS
+    if f.params[0].type.element == ELEMENT and any(p.each and not p.subject for p in f.params)
+)
+"""Functions that go through the elements of a collection: ``c as NAME`` names them there."""
+
+
+@cache
+def _keywords() -> frozenset[str]:
+    """``and``, ``if``, ``true`` ...: never a name."""
+    return frozenset(
+        t.pattern.value
+        for t in parser().terminals
+        if t.pattern.type == "str" and t.pattern.value.isidentifier()
+    )
 
 
 def _fold(node: Node, run: Run, depth: int) -> Run:
@@ -233,6 +261,8 @@ class _Compiler:
     def __init__(self) -> None:
         self.situational = False
         self.lowest = 0
+        self.elements: dict[str, int] = {}
+        """The elements named with ``c as NAME`` around the node: name to subject level."""
 
     def compile(self, node: Node, scope: Scope) -> tuple[Node, Run]:
         if isinstance(node, Literal):
@@ -298,6 +328,12 @@ class _Compiler:
     def name(self, node: Name, scope: Scope):
         word = node.name
         depth = len(scope.subjects)
+        level = self.elements.get(word)
+        if level is not None:
+            self.reads(level)
+            binding = "it" if level == depth - 1 else f"the element {word}"
+            checked = replace(node, type=scope.subjects[level], binding=binding)
+            return checked, lambda f, i=level: f.subjects[i]
         if word == "it" and depth:
             self.reads(depth - 1)
             return replace(node, type=scope.subjects[-1], binding="it"), lambda f: f.subjects[-1]
@@ -356,7 +392,7 @@ class _Compiler:
                 if owners[0] == "tile"
                 else f"{owners[0]}.{word}",
             )
-        candidates = list(scope.names)
+        candidates = [*scope.names, *self.elements]
         for subject in scope.subjects:
             candidates.extend(scope.attributes(subject))
         if scope.subjects:
@@ -412,7 +448,10 @@ class _Compiler:
         if entry.situational:
             self.reads()
         get = entry.read
-        return replace(node, subject=subject, type=entry.type), lambda f: get(run(f), f.situation)
+        checked = replace(node, subject=subject, type=entry.type)
+        if _may_be_no_tile(subject):
+            return checked, lambda f: get(_real(run(f), subject), f.situation)
+        return checked, lambda f: get(run(f), f.situation)
 
     # Calls
 
@@ -437,10 +476,12 @@ class _Compiler:
                 _nearest(node.function, scope.functions),
             )
         given = self.bind(node, function)
+        named = self.element_name(function, given, scope)
         if function.name not in _PURE:
             self.reads()
         checked: list[Argument] = []
         runs: list[Run] = []
+        holes: list[tuple[int, Any, Node]] = []  # arguments that may be no tile
         element: Type | None = None
         for param in function.params:
             argument = given.get(param.name)
@@ -462,9 +503,17 @@ class _Compiler:
                     runs.append(_each_default(param.default))
                     continue
                 inner = replace(scope, subjects=(*scope.subjects, subject))
-                value, run = self.typed(
-                    argument.value, inner, param.type, f"argument {param.name} of {function.name}"
-                )
+                if named and param.subject is None:
+                    self.elements[named] = len(scope.subjects)
+                try:
+                    value, run = self.typed(
+                        argument.value,
+                        inner,
+                        param.type,
+                        f"argument {param.name} of {function.name}",
+                    )
+                finally:
+                    self.elements.pop(named, None)
                 runs.append(_each(run))
             else:
                 if argument is None:
@@ -485,13 +534,56 @@ class _Compiler:
                     value, run = self.typed(
                         argument.value, scope, wanted, f"argument {param.name} of {function.name}"
                     )
+                    if _may_be_no_tile(value):
+                        holes.append((len(runs), param.no_tile, value))
                 runs.append(run)
             checked.append(replace(argument, value=value))
         execute = function.run
-        return (
-            replace(node, arguments=tuple(checked), type=function.returns),
-            _located(node, lambda f: execute(f.situation, *[r(f) for r in runs])),
-        )
+        typed = replace(node, arguments=tuple(checked), type=function.returns)
+        if holes:
+            return typed, _located(node, _without_tiles(execute, runs, holes))
+        return typed, _located(node, lambda f: execute(f.situation, *[r(f) for r in runs]))
+
+    def element_name(self, function: Function, given: dict[str, Argument], scope: Scope) -> str:
+        """The name ``c as NAME`` gives the elements the function goes through ('' if none),
+        checked: only such a collection names its elements, and a name hides no other."""
+        found = ""
+        for param in function.params:
+            argument = given.get(param.name)
+            if argument is None or not argument.element:
+                continue
+            word = argument.element
+            here = Node(argument.element_start, argument.element_start + len(word))
+            if not (param.type.is_collection and param.type.element == ELEMENT):
+                raise _error(
+                    here,
+                    f"argument {param.name} of {function.name} has no elements to name",
+                    "c as NAME on the collection of " + ", ".join(_WALKERS),
+                )
+            taken = self.taken(word, scope)
+            if taken:
+                raise _error(
+                    here, f"{word} is {taken}; name the element otherwise", "a name not used yet"
+                )
+            found = word
+        return found
+
+    def taken(self, word: str, scope: Scope) -> str:
+        """What ``word`` already stands for, which an element of that name would hide."""
+        if word in self.elements:
+            return "the name of an outer element"
+        if word in _keywords():
+            return "a word of the language"
+        if word in ("it", "option"):
+            return "the element's own name" if word == "it" else "the options' name"
+        if word in scope.names:
+            return f"a name of section {scope.section}"
+        if word in scope.functions:
+            return "a function"
+        owners = [str(a.owner) for a in ATTRIBUTES if a.name == word]
+        if owners:
+            return f"an attribute of a {' or '.join(owners)}"
+        return ""
 
     def bind(self, node: Call, function: Function) -> dict[str, Argument]:
         """Arguments by parameter name; positional ones first, as in Python."""
@@ -565,11 +657,17 @@ class _Compiler:
 
     def eq(self, node: Binary, scope: Scope):
         left, a, right, b = self.comparable(node, scope)
-        return replace(node, left=left, right=right, type=BOOL), lambda f: a(f) == b(f)
+        checked = replace(node, left=left, right=right, type=BOOL)
+        if _may_be_no_tile(left) and _may_be_no_tile(right):  # no tile equals nothing
+            return checked, lambda f: (x := a(f)) == b(f) and x is not None
+        return checked, lambda f: a(f) == b(f)
 
     def ne(self, node: Binary, scope: Scope):
         left, a, right, b = self.comparable(node, scope)
-        return replace(node, left=left, right=right, type=BOOL), lambda f: a(f) != b(f)
+        checked = replace(node, left=left, right=right, type=BOOL)
+        if _may_be_no_tile(left) and _may_be_no_tile(right):
+            return checked, lambda f: (x := a(f)) != b(f) or x is None
+        return checked, lambda f: a(f) != b(f)
 
     def comparable(self, node: Binary, scope: Scope):
         left, a = self.compile(node.left, scope)
@@ -648,6 +746,10 @@ class _Compiler:
         checked = replace(node, left=left, right=right, type=result)
         if kind == "int":
             return checked, lambda f: _bounded(a(f) + b(f), node)
+        if kind == "tile+int":
+            return checked, lambda f: _shift(a(f), b(f))
+        if kind == "int+tile":
+            return checked, lambda f: _shift(b(f), a(f))
         self.reads()  # seats wrap around the table; collections are bounded by the budget
         if kind == "seat+int":
             return checked, lambda f: (_seat(a(f)) + b(f)) % f.situation.players
@@ -662,6 +764,8 @@ class _Compiler:
         checked = replace(node, left=left, right=right, type=result)
         if kind == "int":
             return checked, lambda f: _bounded(a(f) - b(f), node)
+        if kind == "tile-int":
+            return checked, lambda f: _shift(a(f), -b(f))
         self.reads()
         if kind == "seat-int":
             return checked, lambda f: (_seat(a(f)) - b(f)) % f.situation.players
@@ -731,6 +835,7 @@ class _Compiler:
         items: list[Node] = []
         runs: list[tuple[bool, Run]] = []
         element = NOTHING
+        holes = False
         for item in node.items:
             checked, run = self.compile(item, scope)
             spread = isinstance(item, Binary) and item.op == "range"
@@ -741,6 +846,7 @@ class _Compiler:
             element = common
             items.append(checked)
             runs.append((spread, run))
+            holes |= _may_be_no_tile(checked)
 
         def build(f: Frame) -> frozenset:
             values: set = set()
@@ -751,12 +857,40 @@ class _Compiler:
                     values.update(part)
                 else:
                     values.add(run(f))
+            if holes:  # a collection holds tiles only: no tile is left out
+                values.discard(None)
             return frozenset(values)
 
         return replace(node, items=tuple(items), type=collection(element)), build
 
 
 _RULE_OF = {Name: "name", Attribute: "attribute", Call: "call", If: "if_", SetLiteral: "set"}
+
+
+def _named_values(node: Node, wanted: Type) -> bool:
+    """Whether ``node`` gives a collection of quoted texts where ``wanted`` is a collection of
+    named values (a list field's values); each text it may give must be one of them."""
+    element = wanted.element
+    if element is None or not element.values or node.type != collection(TEXT):
+        return False
+    for part in _results(node):
+        _names_option_value(element, part)
+    return True
+
+
+def _results(node: Node) -> Iterable[Node]:
+    """The quoted texts a collection of them may be made of."""
+    if isinstance(node, If):
+        yield from _results(node.then)
+        yield from _results(node.otherwise)
+    elif isinstance(node, SetLiteral):
+        for item in node.items:
+            yield from _results(item)
+    elif isinstance(node, Binary) and node.op in ("add", "sub"):
+        yield from _results(node.left)
+        yield from _results(node.right)
+    elif isinstance(node, Literal) and node.kind == "text":
+        yield node
 
 
 def _names_option_value(kind: Type, node: Node) -> bool:
@@ -785,6 +919,10 @@ def _arithmetic(node: Binary, left: Node, right: Node, *, plus: bool) -> tuple[T
         return SEAT, "int+seat"
     if not plus and lt == SEAT and rt == SEAT:
         return INT, "seat-seat"
+    if lt == TILE and rt == INT:
+        return TILE, "tile+int" if plus else "tile-int"
+    if plus and lt == INT and rt == TILE:
+        return TILE, "int+tile"
     if lt.is_collection:
         common = join(lt, rt) if rt.is_collection else None
         if common is not None:
@@ -794,10 +932,54 @@ def _arithmetic(node: Binary, left: Node, right: Node, *, plus: bool) -> tuple[T
             return lt, "collection-element"
         wanted = f"a collection of {lt.element}" + ("" if plus else f" or a {lt.element}")
         raise _error(right, f"the right side of {symbol} is {rt}", wanted)
-    if lt in (INT, SEAT):
-        wanted = "int" if lt == INT else ("int" if plus else "int or seat")
+    if lt in (INT, SEAT, TILE):
+        wanted = "int or seat" if lt == SEAT and not plus else "int"
         raise _error(right, f"the right side of {symbol} is {rt}", wanted)
-    raise _error(left, f"the left side of {symbol} is {lt}", "int, seat or a collection")
+    raise _error(left, f"the left side of {symbol} is {lt}", "int, seat, tile or a collection")
+
+
+def _shift(tile: int | None, steps: int) -> int | None:
+    """The tile ``steps`` ranks up the same suit, or None (no tile) past the suit's ends."""
+    if tile is None:
+        return None
+    rank = tile % RANKS + steps
+    return tile + steps if 0 <= rank < RANKS else None
+
+
+def _real(tile: int | None, node: Node) -> int:
+    """``tile``, which must be a tile: no tile has no rank, suit or the like."""
+    if tile is None:
+        raise EvaluationError(
+            "no tile here: the shift goes past the end of the suit",
+            node.start,
+            node.end - node.start,
+        )
+    return tile
+
+
+def _without_tiles(execute: Callable, runs: list[Run], holes: list[tuple[int, Any, Node]]) -> Run:
+    """A call whose tile arguments may be no tile: the parameter's ``no_tile`` value then."""
+
+    def call(f: Frame) -> Any:
+        values = [r(f) for r in runs]
+        for index, value, node in holes:
+            if values[index] is None:
+                if value is REQUIRED:
+                    _real(None, node)
+                return value
+        return execute(f.situation, *values)
+
+    return call
+
+
+def _may_be_no_tile(node: Node) -> bool:
+    """Whether a tile-valued node may give no tile: it shifts a tile, or a branch does.
+    Only these need the checks that no tile brings; every other tile is a real one."""
+    if isinstance(node, Binary):
+        return node.op in ("add", "sub") and node.type == TILE
+    if isinstance(node, If):
+        return _may_be_no_tile(node.then) or _may_be_no_tile(node.otherwise)
+    return False
 
 
 def _union(f: Frame, a: Iterable, b: Iterable) -> frozenset:
@@ -814,9 +996,13 @@ def _each(run: Run) -> Run:
     """An ``each`` argument: the callable of one element the function receives."""
 
     def bind(f: Frame) -> Callable[[Any], Any]:
+        inner = Frame(f.situation, [*f.subjects, None], f.budget)
+        subjects = inner.subjects
+
         def each(element: Any) -> Any:
             f.spend()
-            return run(f.push(element))
+            subjects[-1] = element  # one frame serves every element: they are visited in turn
+            return run(inner)
 
         return each
 
@@ -847,4 +1033,4 @@ def _param_names(function: Function) -> str:
     return "one of " + ", ".join(p.name for p in function.params)
 
 
-__all__ = ["MAX_STEPS", "CompiledExpression", "Frame", "Param", "compile_expression"]
+__all__ = ["MAX_STEPS", "CompiledExpression", "Frame", "Param", "compile_expression", "decide"]

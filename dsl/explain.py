@@ -98,6 +98,9 @@ def _record(
         option = ruleset.option_refs.get(here)
         if option:
             shown += f" (option.{option})"
+        read = [f"option.{n}" for p, n in ruleset.option_refs.items() if p[:-1] == here]
+        if read:  # a condition on several options
+            shown += f" (from {', '.join(read)})"
         lines.append(f"{indent}{_label(spec)}: {shown} — {spec.doc}")
     _sources(lines, value, indent)
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.tiles import display_width
+from handcore.tiles import display_width
 
 ERROR = "error"
 WARNING = "warning"

@@ -20,7 +20,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path as FilePath
 from types import MappingProxyType
 from typing import Any
@@ -33,11 +33,12 @@ from dsl.problems import (
     Problem,
     Problems,
     RulesetError,
+    make,
     nearest,
     sorted_problems,
 )
 from dsl.structure import SECTIONS, Context, ExprSource, check
-from dsl.yaml_source import Node, load_file
+from dsl.yaml_source import Node, load_file, load_text
 
 MAX_EXTENDS_DEPTH = 8
 ROOT_ENV = "MJRULES_RULESETS"
@@ -369,7 +370,7 @@ def check_ruleset(
     return Loaded(ruleset, sorted_problems(problems.items))
 
 
-def _read(path: FilePath, folders: Sequence[Folder]) -> Node:
+def _read(path: FilePath, folders: Sequence[Folder], problems: Problems) -> Node:
     """One file of a chain.  A file outside the search path that is not a ruleset is
     refused without a word of its content."""
     name = _display(path)
@@ -382,7 +383,45 @@ def _read(path: FilePath, folders: Sequence[Folder]) -> Node:
         raise RulesetError([_not_a_ruleset(name)]) from None
     if not inside and not (node.kind == "map" and set(node.value) & set(SECTIONS)):
         raise RulesetError([_not_a_ruleset(name)])
-    return node
+    return _current_format(node, name, problems)
+
+
+def _current_format(node: Node, name: str, problems: Problems) -> Node:
+    """A file of an older format read as the current one: the steps of dsl/migrate.py applied
+    in memory.  A file they leave alone is read as it is; one they change is read as
+    rewritten, under the name ``NAME (as format N)``, with a warning naming
+    ``mjrules migrate``."""
+    from dsl.migrate import FORMAT, MigrationError, version
+
+    given = node.value.get("format") if node.kind == "map" else None
+    try:
+        if given is None:
+            found = 1
+        else:
+            found = version(given.plain(), given.location.line, given.location.col)
+        if found == FORMAT:
+            return node
+        migrated = _migrated(node.source.text)
+    except MigrationError as exc:
+        where = Location(name, exc.line, exc.col)
+        raise RulesetError([make(ERROR, exc.message, where, expected=exc.expected)]) from None
+    if not migrated.changed:
+        return node
+    shown = f"{name} (as format {FORMAT})"
+    problems.warning(
+        f"format {found}: read as format {FORMAT} in memory (shown as '{shown}'); "
+        f"'mjrules migrate {name} --write' rewrites the file",
+        node.location,
+        expected=f"format: {FORMAT}",
+    )
+    return load_text(migrated.text, shown)
+
+
+@lru_cache(maxsize=128)
+def _migrated(text: str) -> Any:
+    from dsl.migrate import migrate_text
+
+    return migrate_text(text)
 
 
 def _has_section_line(path: FilePath) -> bool:
@@ -412,7 +451,7 @@ def _load_chain(
     seen: list[FilePath] = []
     current = path
     while True:
-        node = _read(current, folders)
+        node = _read(current, folders, problems)
         seen.append(current.resolve())
         chain.append(node)
         if node.kind != "map" or "extends" not in node.value:
@@ -574,6 +613,7 @@ def _build(
     )
     body.keys = merged.keys
     data = check(body, ctx)
+    del data["format"]  # read before the checks (_current_format): every file is current now
     data["options"] = options
     data["presets"] = preset_values
     paths = [f.path for f in folders]
@@ -623,7 +663,6 @@ def _cross_check(data: dict[str, Any], ctx: Context, the_id: str, root: Node) ->
             expected=the_id,
         )
     classes = (data.get("scoring") or {}).get("classes") or ()
-    hands = data.get("hands") or {}
     for section in ("hands", "modifiers"):
         for name, entry in (data.get(section) or {}).items():
             if entry and entry.get("class") and entry["class"] not in classes:
@@ -633,17 +672,17 @@ def _cross_check(data: dict[str, Any], ctx: Context, the_id: str, root: Node) ->
                     expected="one of scoring.classes: " + ", ".join(classes),
                     suggestion=nearest(entry["class"], classes),
                 )
-    for name, hand in hands.items():
-        if not hand:
-            continue
-        for i, other in enumerate(hand.get("replaces") or ()):
-            if other is not None and other not in hands:
-                problems.error(
-                    f"'{other}' is not a hand type",
-                    _where(ctx, ("hands", name, "replaces", i), root),
-                    expected="a name under 'hands:'",
-                    suggestion=nearest(other, hands),
-                )
+    for section, what in (("hands", "a hand type"), ("modifiers", "a modifier")):
+        entries = data.get(section) or {}
+        for name, entry in entries.items():
+            for i, other in enumerate((entry or {}).get("replaces") or ()):
+                if other is not None and other not in entries:
+                    problems.error(
+                        f"'{other}' is not {what}",
+                        _where(ctx, (section, name, "replaces", i), root),
+                        expected=f"a name under '{section}:'",
+                        suggestion=nearest(other, entries),
+                    )
     if not ctx.abstract:
         for section in ("hands", "modifiers", "kong_payments"):
             for name, entry in (data.get(section) or {}).items():

@@ -18,7 +18,7 @@ from typing import Any
 from dsl import syntax
 from dsl.errors import EvaluationError
 from dsl.situation import HandMeld, Situation, hand_core
-from interpreter.tiles import RANKS, STANDARD, Tile, TileSet
+from handcore.tiles import RANKS, STANDARD, Tile, TileSet
 
 SHAPE_FUNCTIONS = ("standard", "seven_pairs")
 SAMPLES = 4000

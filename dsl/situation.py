@@ -15,10 +15,10 @@ from functools import cached_property
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple
 
-from interpreter.tiles import RANKS, STANDARD, Tile, TileError, TileSet
+from handcore.tiles import RANKS, STANDARD, Tile, TileError, TileSet
 
 if TYPE_CHECKING:  # the hand tables load only when a hand is looked at
-    from interpreter.shapes import Keys
+    from handcore.shapes import Keys
 
 MELD_KINDS = ("chow", "pung", "kong")
 NOBODY = -1
@@ -67,6 +67,8 @@ class Situation:
     payments and ``dealer.next`` (``kong_provider``, ``last_tile_taker``,
     ``last_tile_offered``) are ``NOBODY`` when no seat holds the role; ``visible`` counts
     the copies of each tile face up on the table, the winning tile left out.
+    ``missed_tiles`` and ``missed_value`` are the wins a player passed while its lock lasts
+    (过水), ``stacks`` the stacks left in the wall when a kong's replacement is counted by dice.
     """
 
     keys: Keys
@@ -110,6 +112,9 @@ class Situation:
     kong_from_draw: bool = False
     visible: Mapping[Tile, int] = field(default_factory=dict)
     tileset: TileSet = STANDARD
+    missed_tiles: frozenset[Tile] = frozenset()
+    missed_value: int = 0
+    stacks: int = 0
 
     def __post_init__(self) -> None:
         if not 1 <= self.players <= 8:
@@ -290,6 +295,6 @@ def read_meld(text: str, tileset: TileSet) -> HandMeld:
 
 def hand_core() -> ModuleType:
     """The hand core, imported when first needed so that checking a ruleset stays quick."""
-    from interpreter import shapes
+    from handcore import shapes
 
     return shapes

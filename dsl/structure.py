@@ -18,12 +18,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from dsl.migrate import FORMAT
 from dsl.problems import Problems, nearest
 from dsl.yaml_source import Node
 
 NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 _NAME = re.compile(NAME_PATTERN)
 _OPTION_REF = re.compile(r"^option\.([A-Za-z_][A-Za-z0-9_]*)$")
+_OPTION_READ = re.compile(r"\boption\.([A-Za-z_][A-Za-z0-9_]*)")
 
 Path = tuple[str | int, ...]
 
@@ -221,6 +223,52 @@ class Bool(Type):
         return "true or false"
 
 
+class Condition(Bool):
+    """true or false, or a condition on the options worked out once at load:
+    ``option.a and not option.b``, ``option.birds > 0``, ``option.cap != "none"``."""
+
+    def check(self, node: Node, ctx: Context, path: Path) -> Any:
+        text = node.value if node.kind == "scalar" else None
+        if not isinstance(text, str) or _OPTION_REF.match(text.strip()) or text in _NOT_BOOL:
+            return super().check(node, ctx, path)
+        return _decide(text, "bool", node, ctx, path)
+
+    def schema(self) -> dict[str, Any]:
+        return {"anyOf": [{"type": "boolean"}, {"type": "string"}]}
+
+    def describe(self) -> str:
+        return "true or false, or a condition on options"
+
+
+_NOT_BOOL = {"yes", "no", "on", "off", "Yes", "No", "True", "False", "TRUE", "FALSE"}
+"""What YAML 1.1 read as true or false: refused as it was, not taken for a name."""
+
+
+def _decide(text: str, result: Any, node: Node, ctx: Context, path: Path) -> Any:
+    """The value of an expression on the options only, worked out now; every option it reads
+    is remembered as read at ``(*path, name)``."""
+    from dsl.expressions import ExpressionError, decide
+
+    where = ".".join(map(str, path))
+    try:
+        value = decide(text, ctx.options, expect=result)
+    except ExpressionError as error:
+        ctx.problems.error(
+            f"{where}: {error.message}",
+            node.offset_location(max(0, error.offset), max(1, error.length)),
+            expected=error.expected or "",
+            suggestion=error.suggestion or "",
+        )
+        return None
+    except ValueError as error:  # an option the expressions cannot read
+        ctx.problems.error(f"{where}: {error}", node.location)
+        return None
+    for name in _OPTION_READ.findall(text):
+        if name in ctx.options:
+            ctx.option_refs[(*path, name)] = name
+    return value
+
+
 class Choice(Type):
     literal = True
 
@@ -360,13 +408,30 @@ class Expr(Type):
 
 
 class ListOf(Type):
+    """A list; a list of named values may instead be an expression on the options giving a
+    collection of them, worked out once at load: ``'if option.wan then {"m", "p", "s"} else
+    {"p", "s"}'``."""
+
     def __init__(self, item: Type) -> None:
         self.item = item
+        self.decided = isinstance(item, Choice)
+
+    def _decide(self, node: Node, ctx: Context, path: Path) -> Any:
+        from dsl.types import Type as ValueType
+        from dsl.types import collection
+
+        assert isinstance(self.item, Choice)
+        values = self.item.values
+        kind = collection(ValueType(str(path[-1]), values=values))
+        found = _decide(str(node.value), kind, node, ctx, path)
+        return None if found is None else tuple(v for v in values if v in found)
 
     def accepts(self, value: Any) -> bool:
         return isinstance(value, list | tuple) and all(self.item.accepts(v) for v in value)
 
     def check(self, node: Node, ctx: Context, path: Path) -> Any:
+        if self.decided and node.kind == "scalar" and isinstance(node.value, str):
+            return self._decide(node, ctx, path)
         if node.kind != "seq":
             if node.kind == "map" and set(node.value) <= {"add", "remove"}:
                 ctx.problems.error(
@@ -388,22 +453,25 @@ class ListOf(Type):
 
     def schema(self) -> dict[str, Any]:
         item = self.item.schema()
-        return {
-            "anyOf": [
-                {"type": "array", "items": item},
-                {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "description": "change an inherited list",
-                    "properties": {
-                        "add": {"type": "array", "items": item},
-                        "remove": {"type": "array", "items": item},
-                    },
+        forms = [
+            {"type": "array", "items": item},
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "description": "change an inherited list",
+                "properties": {
+                    "add": {"type": "array", "items": item},
+                    "remove": {"type": "array", "items": item},
                 },
-            ]
-        }
+            },
+        ]
+        if self.decided:
+            forms.append({"type": "string", "description": "an expression on options"})
+        return {"anyOf": forms}
 
     def describe(self) -> str:
+        if self.decided:
+            return f"a list of {self.item.describe()}, or an expression on options giving them"
         return f"a list of {self.item.describe()}"
 
 
@@ -795,7 +863,7 @@ HAND = Record(
     ),
     Field(
         "enabled",
-        Bool(),
+        Condition(),
         "Whether the hand exists (often option.NAME).",
         default=True,
         example="option.tiandi",
@@ -814,7 +882,7 @@ OPENING_HAND = Record(
         example="count(roots) >= 1",
     ),
     Field("value", Expr("opening_hands", "int"), "How many times it is paid.", default=1),
-    Field("enabled", Bool(), "Whether the hand exists (often option.NAME).", default=True),
+    Field("enabled", Condition(), "Whether the hand exists (often option.NAME).", default=True),
 )
 
 MODIFIER = Record(
@@ -836,7 +904,16 @@ MODIFIER = Record(
         zh="值",
         example="count(roots)",
     ),
-    Field("enabled", Bool(), "Whether the modifier exists (often option.NAME).", default=True),
+    Field(
+        "replaces",
+        ListOf(Str(NAME_PATTERN, "modifier name")),
+        "Modifiers this one overrides when both apply (e.g. a kong-draw bonus that already "
+        "counts the self-draw one).",
+        default=(),
+        zh="取代",
+        example="[zimo]",
+    ),
+    Field("enabled", Condition(), "Whether the modifier exists (often option.NAME).", default=True),
 )
 
 REPLACEMENT = Record(
@@ -859,15 +936,18 @@ REPLACEMENT = Record(
     ),
     Field(
         "dice",
-        Choice("total", "one_die", "one_die_below_12_stacks"),
-        "How the dice pick the stack, for from: dice_stack.",
-        default="total",
+        Expr("kong_dice", "int"),
+        "For from: dice_stack, how many dice are thrown; their total counts the stack from the "
+        "tail.",
+        default=2,
         zh="骰子",
+        example="if stacks < 12 then 1 else 2",
     ),
     Field(
         "when_missing",
-        Choice("reroll", "lower_tile", "last_stack", "none"),
-        "If the chosen stack is gone, too far, or lacks its top tile (order: top_only).",
+        Choice("reroll", "last_stack", "none"),
+        "If the chosen stack is gone, too far, or lacks its top tile (order: top_only): throw "
+        "again, take the last stack that holds a tile, or draw nothing.",
         default="reroll",
     ),
     Field("tiles", Int(1, 4), "How many tiles are drawn.", default=1, zh="张数"),
@@ -951,18 +1031,12 @@ KONG_PAYMENT = Record(
         required=True,
         example="2",
     ),
-    Field(
-        "paid",
-        Choice("immediately", "after_next_discard", "at_end"),
-        "When.",
-        default="immediately",
-    ),
-    Field("enabled", Bool(), "Whether it is paid (often option.NAME).", default=True),
+    Field("enabled", Condition(), "Whether it is paid (often option.NAME).", default=True),
 )
 
 SETTLEMENT_CHECK = Record(
     "An end-of-game check.",
-    Field("enabled", Bool(), "Whether it applies (often option.NAME).", default=False),
+    Field("enabled", Condition(), "Whether it applies (often option.NAME).", default=False),
     Field(
         "value",
         Choice("max", "min", "fixed"),
@@ -979,6 +1053,13 @@ SETTLEMENT_CHECK = Record(
 
 STRUCTURE = Record(
     "A mahjong ruleset.",
+    Field(
+        "format",
+        Int(1, FORMAT),
+        "The version of this file format; without it a file is format 1, read as the current "
+        "format by the steps of 'mjrules migrate'.",
+        example=str(FORMAT),
+    ),
     Field(
         "extends",
         Str(r"^[A-Za-z0-9_./-]+$", "ruleset id"),
@@ -1076,7 +1157,7 @@ STRUCTURE = Record(
                 Record(
                     "After the deal (and its opening hands), before 定缺 and play: each seat in "
                     "turn order sets tiles aside, then all pass them in one direction.",
-                    Field("enabled", Bool(), "Whether the exchange is played.", default=False),
+                    Field("enabled", Condition(), "Whether the exchange is played.", default=False),
                     Field("tiles", Int(1, 13), "Tiles each seat gives.", default=3, zh="张数"),
                     Field(
                         "same_suit",
@@ -1099,6 +1180,16 @@ STRUCTURE = Record(
                 ),
                 "Tiles passed between players after the deal (换三张).",
                 zh="换牌",
+            ),
+            Field(
+                "before_play",
+                ListOf(Choice("exchange", "void")),
+                "The table phases between the deal and the dealer's first turn, in the order "
+                "played: exchange (players.exchange), void (定缺, restrictions.declare_void). "
+                "Each is played when its own field enables it; one left out is not played.",
+                default=("exchange", "void"),
+                zh="开局阶段",
+                example="[void, exchange]",
             ),
             zh="人数与发牌",
         ),
@@ -1213,11 +1304,12 @@ STRUCTURE = Record(
             "Limits on winning and discarding.",
             Field(
                 "missed_win",
-                Choice("none", "same_tile", "any_tile", "not_lower_value"),
-                "After passing a win (过水/漏胡/禁胡): no lock, no win on that tile, on any "
-                "discard, or on a discard not worth more.",
-                default="none",
+                Expr("missed_win", "bool"),
+                "After passing a win (过水/漏胡/禁胡), while the lock lasts: whether the player "
+                "may not win on this discard.  Asked only of a player who passed a win.",
+                default="false",
                 zh="过水",
+                example="win_tile in missed_tiles",
             ),
             Field(
                 "missed_win_until",
@@ -1225,13 +1317,6 @@ STRUCTURE = Record(
                 "The lock lasts until the player draws; until they draw, chow, pung or kong; "
                 "until their own discard (过手); or until the dealer discards (过庄).",
                 default="own_draw",
-            ),
-            Field(
-                "void_suit",
-                Bool(),
-                "A win must lack at least one suit (缺一门).",
-                default=False,
-                zh="缺一门",
             ),
             Field(
                 "declare_void",
@@ -1319,12 +1404,6 @@ STRUCTURE = Record(
                 default=1,
             ),
             Field(
-                "taker_pays_if_robbed",
-                Bool(),
-                "If the taker cannot win but another can, the taker pays as discarder.",
-                default=False,
-            ),
-            Field(
                 "kong_draws",
                 Bool(),
                 "A kong's replacement drawn from the last tile(s) is a last tile too: a win "
@@ -1342,12 +1421,19 @@ STRUCTURE = Record(
         Record(
             "When the hand ends.",
             Field(
-                "mode",
-                Choice("first_win", "until_one_left", "until_wall_empty"),
-                "At the first win; winners leave and play goes on until one player is left; "
-                "or winners keep playing until the wall is empty.",
-                default="first_win",
+                "winners_leave",
+                Expr("game_end", "bool"),
+                "After a win: whether the winners leave the hand or keep playing.",
+                default="false",
+            ),
+            Field(
+                "ends",
+                Expr("game_end", "bool"),
+                "After a win: whether the hand ends (players_in_game: the seats still playing, "
+                "without the winners if they left).  A hand that goes on ends when the wall does.",
+                default="true",
                 zh="结束",
+                example="count(players_in_game) <= 1",
             ),
             zh="结束",
         ),
@@ -1464,11 +1550,19 @@ STRUCTURE = Record(
                 example="option.birds",
             ),
             Field(
-                "on_last_tile",
-                Choice("next_tiles", "last_tiles", "last_tile_counts_all"),
-                "On a 海底 win: birds from the wall, the 海底 tile(s) themselves, or the 海底 "
-                "tile counting as every bird.",
-                default="last_tiles",
+                "from_last_tiles",
+                Expr("bird_count", "bool"),
+                "On a win on the last tile(s) (海底): whether the birds are those tiles "
+                "themselves rather than tiles from the wall.",
+                default="true",
+            ),
+            Field(
+                "first_counts_all",
+                Expr("bird_count", "bool"),
+                "Whether the first bird tile counts as every bird (count of them, all on "
+                "its seat).",
+                default="false",
+                example="last_tile",
             ),
             Field(
                 "seat",

@@ -58,10 +58,13 @@ class Attribute(Node):
 
 @dataclass(frozen=True)
 class Argument(Node):
-    """One argument of a call; ``name`` is empty for a positional one."""
+    """One argument of a call; ``name`` is empty for a positional one.  ``element`` is the
+    name ``c as NAME`` gives each element of a collection argument, from ``element_start``."""
 
     name: str
     value: Node
+    element: str = ""
+    element_start: int = 0
 
 
 @dataclass(frozen=True)
@@ -306,8 +309,13 @@ class _ToNodes(Transformer):
         )
         return Call(*_span(meta), str(token), given)
 
-    def named_argument(self, meta, token, value):
-        return Argument(*_span(meta), str(token), value)
+    def named_argument(self, meta, token, value, element=None):
+        if element is None:
+            return Argument(*_span(meta), str(token), value)
+        return Argument(*_span(meta), str(token), value, str(element), element.start_pos)
+
+    def element_name(self, meta, value, element):
+        return Argument(*_span(meta), "", value, str(element), element.start_pos)
 
     def if_(self, meta, condition, then, otherwise):
         return If(*_span(meta), condition, then, otherwise)

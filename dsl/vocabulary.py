@@ -32,7 +32,10 @@ from dsl.types import (
     enum,
     parse_type,
 )
-from interpreter.tiles import RANKS, STANDARD, TileSet
+from handcore.tiles import RANKS, STANDARD, TileSet
+
+LIMIT = 2**62
+"""Integers stay within this bound (see ``compiler``)."""
 
 ELEMENT = Type("X")
 """Stands for the element type of a function's collection argument."""
@@ -80,6 +83,9 @@ class Param:
     default: Any = REQUIRED
     each: bool = False
     subject: Type | None = None
+    no_tile: Any = REQUIRED
+    """For a tile parameter: the function's value when the argument is no tile (``9m + 1``);
+    without it, no tile there is an evaluation error."""
 
 
 @dataclass(frozen=True)
@@ -439,6 +445,29 @@ OWN_KONG = (
 
 SETTLEMENT = (NameEntry("payee", SEAT, "the seat being paid", _seat("payee", "no payment")),)
 
+MISSED = (
+    NameEntry(
+        "missed_tiles",
+        collection(TILE),
+        "the tiles the player passed a win on while its missed-win lock lasts (过水)",
+        lambda s: s.missed_tiles,
+    ),
+    NameEntry(
+        "missed_value",
+        INT,
+        "the highest value of the wins it passed while its lock lasts",
+        lambda s: s.missed_value,
+    ),
+)
+
+STACKS = (
+    NameEntry("stacks", INT, "stacks left in the wall, counted from its tail", lambda s: s.stacks),
+)
+
+
+def _named(entries: Iterable[NameEntry], *names: str) -> tuple[NameEntry, ...]:
+    return tuple(e for e in entries if e.name in names)
+
 
 ATTRIBUTES = (
     AttributeEntry(TILE, "rank", INT, "the rank, 1 to 9", lambda t, s: t % RANKS + 1),
@@ -485,6 +514,15 @@ def _count(s: Situation, items: Iterable, test: Callable) -> int:
 
 def _sum(s: Situation, items: Iterable, value: Callable) -> int:
     return sum(value(x) for x in items)
+
+
+def _product(s: Situation, items: Iterable, value: Callable) -> int:
+    result = 1
+    for x in items:
+        result *= value(x)
+        if not -LIMIT <= result <= LIMIT:
+            raise EvaluationError("number out of bounds (more than 2**62) in product", 0, 0)
+    return result
 
 
 def _min(s: Situation, items: Iterable, value: Callable) -> int:
@@ -553,6 +591,14 @@ GENERIC_FUNCTIONS = (
         "sum(hands, value)",
     ),
     Function(
+        "product",
+        (_ITEMS, Param("value", INT, "the number for each element", default=IDENTITY, each=True)),
+        INT,
+        "the product over the elements (1 when empty)",
+        _product,
+        "product(melds, if kind == kong then 2 else 1)",
+    ),
+    Function(
         "min",
         (_ITEMS, Param("value", INT, "the number for each element", default=IDENTITY, each=True)),
         INT,
@@ -598,9 +644,9 @@ HAND_FUNCTIONS = (
     ),
     Function(
         "held",
-        (Param("tile", TILE, "a tile"),),
+        (Param("tile", TILE, "a tile", no_tile=0),),
         INT,
-        "how many copies of the tile the hand holds, melds included",
+        "how many copies of the tile the hand holds, melds included (0 of no tile: held(9m + 1))",
         _held,
         "held(5m) == 4",
     ),
@@ -641,6 +687,9 @@ _WIN = CONSTANTS + GAME + WIN_SEATS + HOW_WON + HAND_SHAPE + WAITS
 _ON_HAND = GENERIC_FUNCTIONS + HAND_FUNCTIONS
 _DEALT = CONSTANTS + GAME + WINNER + IN_PLAY + HAND_SHAPE
 """An opening hand: the seat holding it is the winner; no discard, no winning tile."""
+_BEFORE_BIRDS = CONSTANTS + GAME + WINNER + DISCARDER
+"""Before the birds are drawn: the seats of the first win, and nothing of its hand."""
+_LAST_TILE = tuple(e for e in HOW_WON if e.name == "last_tile")
 _BIRD_WIN_TILE = (
     NameEntry(
         "win_tile",
@@ -649,13 +698,16 @@ _BIRD_WIN_TILE = (
         _win_tile,
     ),
 )
-_BEFORE_BIRDS = CONSTANTS + GAME + WINNER + DISCARDER + _BIRD_WIN_TILE
-"""Before the birds are drawn: the seats of the first win and its winning tile."""
 
 # A section is a moment of the game: the names it offers are the ones that have a value
 # whenever its fields are evaluated (``discarder`` on a self-drawn win aside, which the
 # rule guards itself).  A field is compiled against exactly one section.
 SECTIONS: Mapping[str, Section] = {
+    "options": Section(
+        CONSTANTS,
+        GENERIC_FUNCTIONS,
+        doc="decided once, when the ruleset is loaded: the options only",
+    ),
     "game": Section(
         CONSTANTS + GAME,
         GENERIC_FUNCTIONS,
@@ -699,10 +751,14 @@ SECTIONS: Mapping[str, Section] = {
         doc="how much one payer pays, once the hand types are found",
     ),
     "bird_count": Section(
-        _BEFORE_BIRDS, GENERIC_FUNCTIONS, doc="how many birds, before they are drawn"
+        _BEFORE_BIRDS + _BIRD_WIN_TILE + _LAST_TILE,
+        GENERIC_FUNCTIONS,
+        doc="how many birds and where from, before they are drawn",
     ),
     "bird_seat": Section(
-        _BEFORE_BIRDS + BIRD, GENERIC_FUNCTIONS, doc="which seat one bird tile points at"
+        _BEFORE_BIRDS + _BIRD_WIN_TILE + BIRD,
+        GENERIC_FUNCTIONS,
+        doc="which seat one bird tile points at",
     ),
     "bird_multiplier": Section(
         CONSTANTS + GAME + WIN_SEATS + HOW_WON + PAYER + FOUND + BIRD_TILES + TABLE,
@@ -724,6 +780,21 @@ SECTIONS: Mapping[str, Section] = {
         CONSTANTS + GAME + IN_GAME + PAYER + SETTLEMENT + READY,
         GENERIC_FUNCTIONS,
         doc="end-of-hand checks when the wall runs out (查叫, 花猪)",
+    ),
+    "missed_win": Section(
+        _BEFORE_BIRDS + _named(HOW_WON, "win_tile") + _named(FOUND, "value") + MISSED,
+        GENERIC_FUNCTIONS,
+        doc="whether a player who passed a win may not win on this discard (过水)",
+    ),
+    "game_end": Section(
+        CONSTANTS + GAME + WIN_SEATS,
+        GENERIC_FUNCTIONS,
+        doc="after a win: whether the winners leave the hand, and whether it ends",
+    ),
+    "kong_dice": Section(
+        CONSTANTS + GAME + KONG[:1] + STACKS,
+        GENERIC_FUNCTIONS,
+        doc="how many dice count the stack a kong's replacement is drawn from",
     ),
 }
 

@@ -33,15 +33,15 @@ from typing import Any
 
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld, Situation
-from interpreter import shapes
+from handcore import shapes
+from handcore.discards import accepted_tiles, discard_table
+from handcore.shapes import Keys
+from handcore.suit_tables import RANKS
+from handcore.tiles import STANDARD, Tile
 from interpreter.agents import reading
 from interpreter.agents.defensive import DefensiveAgent
 from interpreter.agents.reading import View
-from interpreter.discards import accepted_tiles, discard_table
 from interpreter.engine.narrate import WINDS
-from interpreter.shapes import Keys
-from interpreter.suit_tables import RANKS
-from interpreter.tiles import STANDARD, Tile
 
 SIMULATED = 5
 """Discards (the nearest first) whose chances are simulated; the others get none."""

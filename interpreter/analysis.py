@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from interpreter import discards, shapes
-from interpreter.shapes import SevenPairsForm
-from interpreter.suit_tables import MAX_MELDS
-from interpreter.tiles import STANDARD, Tile, TileSet
+from handcore import discards, shapes
+from handcore.shapes import SevenPairsForm
+from handcore.suit_tables import MAX_MELDS
+from handcore.tiles import STANDARD, Tile, TileSet
 
 
 class HandError(ValueError):

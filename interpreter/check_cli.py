@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from dsl.commands import ruleset_options
 from dsl.problems import RulesetError
+from interpreter.ruleset_cli import ruleset_options
 
 if TYPE_CHECKING:
     from interpreter.check import Report
@@ -50,8 +50,8 @@ def check(
 
 def run(rulesets: tuple[str, ...], settings: tuple[str, ...], preset: str | None) -> list[Report]:
     """The reports of every ruleset named (a directory stands for its .yaml files)."""
-    from dsl.commands import targets
     from interpreter.check import check as check_one
+    from interpreter.ruleset_cli import targets
 
     return [check_one(target, settings, preset) for target in targets(rulesets)]
 

@@ -16,13 +16,16 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from dsl.commands import COMMANDS, ruleset_options
+from handcore.tiles import STANDARD, TileError
 from interpreter.check_cli import COMMANDS as CHECK_COMMANDS
-from interpreter.tiles import STANDARD, TileError
+from interpreter.ruleset_cli import COMMANDS, ruleset_options
 
 if TYPE_CHECKING:  # loaded only by the commands that need it, to keep --help quick
+    from pathlib import Path
+
     from dsl.ruleset import Ruleset
     from interpreter.compare import Comparison, Sweep
+    from interpreter.tactics import Tactics
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -203,7 +206,7 @@ def settle(
         named_in = "" if ruleset_ref else f"{scenario}: ruleset"
         beside = None if ruleset_ref else scenario  # a path in the file is relative to it
         rules = _load_ruleset(ref, [*read.settings(), *settings], preset, named_in, beside)
-        result = settle_hand(rules, read)
+        result = settle_hand(rules, read.hand)
     except RulesetError as error:
         fail(error.format())
     except EvaluationError as error:
@@ -218,8 +221,8 @@ def settle(
     from interpreter.engine.narrate import chosen_options, settlement_text
 
     options = chosen_options(rules.option_values, _defaults(rules))
-    discarders = {w.seat: w.discarder for w in read.wins}
-    click.echo(settlement_text(result, rules.id, options, read.dealers, discarders))
+    discarders = {w.seat: w.discarder for w in read.hand.wins}
+    click.echo(settlement_text(result, rules.id, options, read.hand.dealers, discarders))
 
 
 def _defaults(rules: Ruleset) -> dict[str, object]:
@@ -608,8 +611,11 @@ def _set_option(side: str) -> Callable[[F], F]:
     )  # fmt: skip
 
 
-def _analysis(run: Callable[[], Comparison | Sweep], plot: str | None) -> Comparison | Sweep:
-    """Run a comparison or a sweep, or exit: 1 on invalid input, 130 on Ctrl-C."""
+def _analysis(
+    run: Callable[[], Comparison | Sweep | Tactics], plot: str | None
+) -> Comparison | Sweep | Tactics:
+    """Run a comparison, a sweep or a tactics table, or exit: 1 on invalid input, 130 on
+    Ctrl-C."""
     from dsl.problems import RulesetError
     from interpreter.compare import PlotUnavailable, pyplot
 
@@ -626,8 +632,11 @@ def _analysis(run: Callable[[], Comparison | Sweep], plot: str | None) -> Compar
         sys.exit(130)
 
 
-def _report(result: Comparison | Sweep, as_json: bool, plot: str | None, title: str) -> None:
-    from interpreter.compare import Comparison, plot_effects, plot_sweep
+def _report(
+    result: Comparison | Sweep | Tactics, as_json: bool, plot: str | None, title: str
+) -> None:
+    from interpreter.compare import Comparison, Sweep, plot_effects, plot_sweep
+    from interpreter.tactics import plot_tactics
 
     if as_json:
         echo_json({**result.to_json(), "plot": plot})
@@ -637,8 +646,10 @@ def _report(result: Comparison | Sweep, as_json: bool, plot: str | None, title: 
         try:
             if isinstance(result, Comparison):
                 plot_effects(result.effects, plot, title)
-            else:
+            elif isinstance(result, Sweep):
                 plot_sweep(result, plot, title)
+            else:
+                plot_tactics(result, plot, title)
         except (OSError, ValueError) as error:
             fail(f"cannot write {plot}: {error}")
 
@@ -647,6 +658,29 @@ _PLOT = click.option(
     "--plot", type=click.Path(dir_okay=False), default=None,
     help="Draw the effects with their 95% CIs to this image (.png, .svg, .pdf); needs matplotlib.",
 )  # fmt: skip
+
+
+def cache_options(command: F) -> F:
+    """Where the results of each run are kept and reused (interpreter/results.py)."""
+    command = click.option(
+        "--no-cache", is_flag=True, help="Play every hand; neither read nor keep results."
+    )(command)
+    return click.option(
+        "--cache", type=click.Path(file_okay=False), default=None, metavar="DIR",
+        envvar="MJRULES_RESULTS", show_envvar=True,
+        help="Keep each run's rows here and reuse those of a run with the same inputs "
+        "[default: the user cache folder, results/].",
+    )(command)  # fmt: skip
+
+
+def _cache_folder(cache: str | None, no_cache: bool) -> Path | None:
+    from pathlib import Path
+
+    from interpreter.results import default_folder
+
+    if no_cache:
+        return None
+    return Path(cache) if cache else default_folder()
 
 
 @cli.command()
@@ -658,6 +692,7 @@ _PLOT = click.option(
 @click.option("--preset-a", default=None, help="A preset for A only (instead of --preset).")
 @click.option("--preset-b", default=None, help="A preset for B only (instead of --preset).")
 @run_options
+@cache_options
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 @_PLOT
 def compare(
@@ -675,6 +710,8 @@ def compare(
     workers: int | None,
     scheduler: str | None,
     chunk: int | None,
+    cache: str | None,
+    no_cache: bool,
     as_json: bool,
     plot: str | None,
 ) -> None:
@@ -685,7 +722,8 @@ def compare(
     放铳率 per seat, 自摸, dealer edge, points moved, hand types, turn of win, claims, kongs,
     birds, opening hands, seat balance) it prints A, B and B − A with a 95% confidence
     interval from the paired hands, and marks (*) effects significant at 5% after Holm's
-    correction for the number of effects.
+    correction for the number of effects.  Each side's hands are kept in the results cache
+    and reused by a later run of the same inputs (--cache, --no-cache).
 
     \b
     Examples:
@@ -698,7 +736,10 @@ def compare(
 
     a = Setting(ruleset_a, (*settings, *settings_a), preset_a or preset)
     b = Setting(ruleset_b or ruleset_a, (*settings, *settings_b), preset_b or preset)
-    result = _analysis(lambda: run(a, b, games, seed, agents, workers, scheduler, chunk), plot)
+    kept = _cache_folder(cache, no_cache)
+    result = _analysis(
+        lambda: run(a, b, games, seed, agents, workers, scheduler, chunk, cache=kept), plot
+    )
     title = " − ".join(
         f"{x}: {' '.join((s.ruleset, *s.settings))}" for x, s in (("B", b), ("A", a))
     )
@@ -718,6 +759,7 @@ def compare(
     "[default: no_winner, self_draw_share, dealer_edge, points_moved_mean, points_moved_p95].",
 )  # fmt: skip
 @run_options
+@cache_options
 @click.option("--json", "as_json", is_flag=True, help="Print the sweep as JSON.")
 @_PLOT
 def sweep(
@@ -732,6 +774,8 @@ def sweep(
     workers: int | None,
     scheduler: str | None,
     chunk: int | None,
+    cache: str | None,
+    no_cache: bool,
     as_json: bool,
     plot: str | None,
 ) -> None:
@@ -741,6 +785,7 @@ def sweep(
     option of --vary takes each of its values in turn, the others staying at the reference,
     and every setting plays the same walls with the same bots.  Effects are value − reference
     with 95% CIs; * marks those significant at 5% after Holm's correction over all of them.
+    Each setting's hands are kept in the results cache and reused (--cache, --no-cache).
 
     \b
     Examples:
@@ -752,11 +797,75 @@ def sweep(
 
     base = Setting(ruleset, settings, preset)
     metrics = chosen or SWEEP_METRICS
+    kept = _cache_folder(cache, no_cache)
     result = _analysis(
-        lambda: run(base, vary, games, seed, agents, metrics, workers, scheduler, chunk), plot
-    )
+        lambda: run(base, vary, games, seed, agents, metrics, workers, scheduler, chunk,
+                    cache=kept),
+        plot,
+    )  # fmt: skip
     _report(result, as_json, plot, f"{ruleset}: effect of each option against the reference\n"
             f"{games:,} hands per setting, seed {seed}, bots {agents}")  # fmt: skip
+
+
+@cli.command()
+@click.argument("rulesets", metavar="RULESET...", nargs=-1, required=True)
+@ruleset_options
+@click.option(
+    "--policy", "policies", multiple=True, required=True, metavar="NAME=V1,V2,…",
+    help="A parameter of the bot and its values, the first the reference (repeatable; "
+    "parameters: docs/AGENTS.md).",
+)  # fmt: skip
+@run_options
+@cache_options
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+@_PLOT
+def tactics(
+    rulesets: tuple[str, ...],
+    settings: tuple[str, ...],
+    preset: str | None,
+    policies: tuple[str, ...],
+    games: int,
+    seed: int,
+    agents: str,
+    workers: int | None,
+    scheduler: str | None,
+    chunk: int | None,
+    cache: str | None,
+    no_cache: bool,
+    as_json: bool,
+    plot: str | None,
+) -> None:
+    """Which playing policy pays under which rules: bot parameters in duplicate format.
+
+    A policy is a parameter of the bot given by --agents (efficiency: kong_policy,
+    kong_option, claims; value: value_threshold, claim_margin, self_draw_share, hazard;
+    defensive: defence, push and the efficiency bot's) and its values.  On each of --games
+    walls (dealt as simulate deals hand i) every value is played by one seat, in every seat
+    in turn, the others by the --agents bot unchanged: the same tiles, seats and opponents
+    for every value.  It prints each value's points per
+    hand with a 95% CI and its paired difference from the policy's first value, * where
+    significant at 5% after Holm's correction over every difference; with several
+    rulesets, also a policy × ruleset table.  --set and --preset apply to every ruleset.
+    Results are kept in the results cache and reused (--cache, --no-cache).
+
+    \b
+    Examples:
+      mjrules tactics REGION/VERSION --policy kong_policy=no_worse,always,never --games 500
+      mjrules tactics REGION/A REGION/B --agents value --policy claim_margin=0.6,0.3,1
+      mjrules tactics REGION/VERSION --agents defensive --policy defence=0,0.7,1 --plot d.png
+    """
+    from interpreter.compare import Setting
+    from interpreter.tactics import tactics as run
+
+    sides = [Setting(r, settings, preset) for r in rulesets]
+    kept = _cache_folder(cache, no_cache)
+    result = _analysis(
+        lambda: run(sides, policies, agents, games, seed, workers, scheduler, chunk,
+                    cache=kept),
+        plot,
+    )  # fmt: skip
+    _report(result, as_json, plot, f"{', '.join(rulesets)}: policies against {agents} bots\n"
+            f"{games:,} walls, seed {seed}")  # fmt: skip
 
 
 for ruleset_command in (*COMMANDS, *CHECK_COMMANDS):  # validate, schema, explain; check, diff

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,8 @@ import numpy as np
 from interpreter.summary import bots_text, hand_figures, option_text, pad, text_width
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import pandas as pd
 
     from dsl.ruleset import Ruleset
@@ -364,16 +367,26 @@ def play(
     scheduler: Any = None,
     chunk: int | None = None,
     progress: bool = True,
+    cache: Path | None = None,
 ) -> tuple[pd.DataFrame, dict[str, str], Ruleset]:
     """Simulate ``games`` hands (``simulate``'s machinery, seeds and workers) and return their
     per-hand table, their provenance and the loaded ruleset.  Rows become numbers chunk by
-    chunk, so memory holds a few numbers per hand."""
+    chunk, so memory holds a few numbers per hand.  With a ``cache`` folder the table is
+    read from there when a run of the same inputs kept it, and kept there otherwise
+    (:mod:`interpreter.results`)."""
     import pandas as pd
 
+    from interpreter import results
     from interpreter import simulate as sim
     from interpreter.engine.rules import Rules
 
     spec, loaded = sim.make_spec(setting.ruleset, seed, agents, setting.settings, setting.preset)
+    about = sim.spec_provenance(spec)
+    if cache is not None:
+        kept = results.load(cache, "hands", about, games)
+        if kept is not None:
+            reused(f"{games:,} hands of {about['ruleset']}", cache, progress)
+            return kept, about, loaded
     players = Rules(loaded).players
     parts: list[pd.DataFrame] = []
 
@@ -382,7 +395,15 @@ def play(
 
     sim.run_to(spec, games, players, keep, workers, scheduler, None, progress, chunk)
     table = pd.concat(parts, ignore_index=True).fillna(0.0)  # hand types a chunk did not see
-    return table, sim.spec_provenance(spec), loaded
+    if cache is not None:
+        results.store(cache, "hands", about, table)
+    return table, about, loaded
+
+
+def reused(what: str, cache: Path, progress: bool) -> None:
+    """Say on stderr that results were read, not played (with the progress bar's output)."""
+    if progress:
+        print(f"mjrules: {what} read from the results in {cache}", file=sys.stderr)
 
 
 def _enough(games: int) -> None:
@@ -473,8 +494,10 @@ def compare(
     scheduler: Any = None,
     chunk: int | None = None,
     progress: bool = True,
+    cache: Path | None = None,
 ) -> Comparison:
-    """Play ``games`` hands of A and of B on the same walls and compare them metric by metric."""
+    """Play ``games`` hands of A and of B on the same walls and compare them metric by metric
+    (with a ``cache`` folder, reusing the hands a run of the same inputs kept there)."""
     from interpreter import simulate as sim
     from interpreter.summary import hand_names
 
@@ -482,8 +505,8 @@ def compare(
     check_pairable(*(  # every input checked before a hand is played
         sim.make_spec(side.ruleset, seed, agents, side.settings, side.preset)[1] for side in (a, b)
     ))  # fmt: skip
-    ta, about_a, ra = play(a, games, seed, agents, workers, scheduler, chunk, progress)
-    tb, about_b, rb = play(b, games, seed, agents, workers, scheduler, chunk, progress)
+    ta, about_a, ra = play(a, games, seed, agents, workers, scheduler, chunk, progress, cache)
+    tb, about_b, rb = play(b, games, seed, agents, workers, scheduler, chunk, progress, cache)
     names = {**hand_names(ra), **hand_names(rb)}
     players = len(json.loads(about_a["agents"]))
     chosen = metrics(players, (ta, tb), names)
@@ -612,6 +635,7 @@ def sweep(
     scheduler: Any = None,
     chunk: int | None = None,
     progress: bool = True,
+    cache: Path | None = None,
 ) -> Sweep:
     """Each option of ``vary`` (``NAME=V1,V2,…`` or ``all``) set to each of its values, the
     others left at ``base``; every setting played on the same walls as ``base`` (the
@@ -638,7 +662,8 @@ def sweep(
     }
     for s in settings.values():  # every setting checked before a hand is played
         sim.make_spec(s.ruleset, seed, agents, s.settings, s.preset)
-    reference, about, ruleset = play(base, games, seed, agents, workers, scheduler, chunk, progress)
+    where = (workers, scheduler, chunk, progress, cache)
+    reference, about, ruleset = play(base, games, seed, agents, *where)
     names = hand_names(ruleset)
     points = []
     resamples = resamples_for(len(chosen) * (len(settings) - len(values)))
@@ -646,7 +671,7 @@ def sweep(
         if loaded.options[name].parse(v) == loaded.options[name].value:
             points.append(Point(name, v, True, []))
             continue
-        table, _, _ = play(setting, games, seed, agents, workers, scheduler, chunk, progress)
+        table, _, _ = play(setting, games, seed, agents, *where)
         ms = {m.id: m for m in metrics(players, (reference, table), names)}
         picked = [ms[m] for m in chosen if m in ms]
         effects = paired_effects(reference, table, picked, seed, resamples)
@@ -749,13 +774,13 @@ PANELS = {
 
 def plot_effects(effects: Sequence[Effect], path: str, title: str) -> None:
     """A forest plot: each effect and its 95% CI, one panel per unit, significant ones filled."""
+    from interpreter.figures import cjk_font
+
     plt = pyplot()
     cjk = cjk_font()
     groups = [(u, [e for e in effects if e.metric.unit == u]) for u in PANELS]
     groups = [(u, es) for u, es in groups if es]
     heights = [max(1, len(es)) for _, es in groups]
-    if cjk:
-        plt.rcParams["font.family"] = [cjk, "sans-serif"]
     fig, axes = plt.subplots(
         len(groups), 1, figsize=(8, 1.2 + 0.28 * sum(heights)), squeeze=False,
         gridspec_kw={"height_ratios": heights},
@@ -794,18 +819,3 @@ def pyplot() -> Any:
     except ImportError:
         raise PlotUnavailable("--plot needs matplotlib: pip install 'mjrules[plot]'") from None
     return plt
-
-
-_CJK_FAMILIES = (
-    "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Zen Hei",
-    "WenQuanYi Micro Hei", "SimHei", "Microsoft YaHei", "PingFang SC", "Heiti SC",
-    "Arial Unicode MS",
-)  # fmt: skip
-
-
-def cjk_font() -> str | None:
-    """A font family that draws Chinese, if one is installed (else plots label in English)."""
-    from matplotlib import font_manager
-
-    installed = {f.name for f in font_manager.fontManager.ttflist}
-    return next((f for f in _CJK_FAMILIES if f in installed), None)

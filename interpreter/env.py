@@ -20,10 +20,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from dsl.ruleset import Ruleset, load
+from handcore.tiles import RANKS, STANDARD
 from interpreter.engine.actions import Action
 from interpreter.engine.game import Game
 from interpreter.engine.rules import Rules
-from interpreter.tiles import RANKS, STANDARD
 
 K = STANDARD.kinds
 SUITS = len(STANDARD.suits)

@@ -14,9 +14,9 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
+from handcore.tiles import STANDARD
 from interpreter.engine.actions import Action
 from interpreter.engine.narrate import narrate, payment_line, seat_name
-from interpreter.tiles import STANDARD
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game

@@ -25,9 +25,10 @@ from typing import Any
 
 from dsl.ruleset import Ruleset
 from dsl.situation import NOBODY, Situation
-from interpreter import prefilter, shapes
+from handcore import shapes
+from handcore.tiles import STANDARD, Tile
+from interpreter import prefilter
 from interpreter.settle import Payment, display_name, ruleset_memo
-from interpreter.tiles import STANDARD, Tile
 
 
 @dataclass(frozen=True)

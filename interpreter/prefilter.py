@@ -33,8 +33,8 @@ from typing import Any, NamedTuple
 
 from dsl import syntax
 from dsl.situation import HandMeld
-from interpreter import shapes
-from interpreter.tiles import RANKS, STANDARD, Tile
+from handcore import shapes
+from handcore.tiles import RANKS, STANDARD, Tile
 
 Need = Callable[["Probe"], bool]
 FLAGS = (

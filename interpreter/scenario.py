@@ -3,7 +3,8 @@
 A scenario names the ruleset, the dealer, each win (seat, concealed tiles, melds, the
 winning tile, who discarded it, how it was won), the bird tiles and the kongs declared.
 Reading one checks everything that can be checked without the rules — notation, seats,
-tile counts, copies across the table — and reports each problem at its place in the file.
+tile counts, copies across the table — reports each problem at its place in the file, and
+gives the hand as a :class:`~interpreter.hand_record.HandRecord`, what settlement reads.
 """
 
 from __future__ import annotations
@@ -13,13 +14,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from dsl.problems import Location, Problems, RulesetError, nearest
-from dsl.situation import NOBODY, HandMeld, read_meld
+from dsl.situation import HandMeld, read_meld
 from dsl.yaml_source import Node, load_file, load_text
-from interpreter.tiles import STANDARD, Tile, TileError, TileSet
+from handcore.tiles import STANDARD, Tile, TileError, TileSet
+from interpreter.hand_record import CONTEXTS, KONG_KINDS, HandRecord, Kong, Unfinished, Win
 
 FORMAT_VERSION = 1
-CONTEXTS = ("kong_draw", "kong_discard", "robbing_kong", "last_tile", "first_turn", "opening")
-KONG_KINDS = ("direct", "added", "concealed")
 KEYS = (
     "version", "ruleset", "options", "players", "dealer", "dealers", "wins", "birds",
     "bird_dice", "kongs", "in_game", "unfinished", "source", "quote", "note", "expect",
@@ -36,86 +36,21 @@ class ScenarioError(RulesetError):
 
 
 @dataclass(frozen=True)
-class Win:
-    seat: int
-    concealed: tuple[Tile, ...]
-    """Concealed tiles without the winning tile(s)."""
-    melds: tuple[HandMeld, ...]
-    win_tiles: tuple[Tile, ...]
-    discarder: int | None
-    context: frozenset[str]
-    location: Location
-
-    @property
-    def self_draw(self) -> bool:
-        return self.discarder is None
-
-
-@dataclass(frozen=True)
-class Unfinished:
-    """A player still in the game when the wall ran out: their concealed tiles and melds."""
-
-    seat: int
-    concealed: tuple[Tile, ...]
-    melds: tuple[HandMeld, ...]
-    location: Location
-
-
-@dataclass(frozen=True)
-class Kong:
-    seat: int
-    kind: str
-    provider: int | None
-    in_game: frozenset[int] | None = None
-    """Seats still in when the kong was made, who paid its money (None: the scenario's)."""
-    from_draw: bool = False
-    """An added or concealed kong made with the tile just drawn (摸杠)."""
-
-
-@dataclass(frozen=True)
 class Scenario:
+    """A scenario file: the hand it records, and what the file says about settling it."""
+
     path: str
     ruleset: str | None
     options: dict[str, Any]
-    players: int
-    dealer: int
-    wins: tuple[Win, ...]
-    birds: tuple[Tile, ...]
-    bird_dice: tuple[int, ...]
-    kongs: tuple[Kong, ...]
-    in_game: frozenset[int]
-    """Seats still playing when the wins happen (all, unless some already won and left)."""
-    unfinished: tuple[Unfinished, ...]
-    """Players still in when the wall ran out, for the end-of-wall checks (查叫, 花猪)."""
+    hand: HandRecord
     raw: dict[str, Any]
     """The plain data of the file, test-only keys included."""
-    dealers: frozenset[int] = frozenset()
-    """Every seat dealing this hand: the dealer, and more under several-dealer rules (通庄)."""
-    paid_kongs: tuple[Kong, ...] = ()
-    """Kongs whose money was paid earlier (in play, when each was made): not paid again, but
-    their money can be transferred to a winner (呼叫转移) or refunded at the end (退税)."""
-    kong_provider: int = NOBODY
-    """Whose discard made the kong whose replacement (or the discard after it) is won on."""
-    last_tile_taker: int = NOBODY
-    last_tile_offered: int = NOBODY
-    visible: tuple[Tile, ...] = ()
-    """The tiles face up on the table when the hand is won, the winning tile left out."""
-
-    def __post_init__(self) -> None:
-        if not self.dealers:
-            object.__setattr__(self, "dealers", frozenset({self.dealer}))
 
     def settings(self) -> list[str]:
         """The scenario's options as ``name=value`` settings for loading the ruleset."""
         return [
             f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in self.options.items()
         ]
-
-
-def meld_text(meld: HandMeld, tileset: TileSet = STANDARD) -> str:
-    """A meld as a scenario writes it: ``pung 999s``, ``concealed kong 1111m``."""
-    hidden = "concealed " if meld.kind == "kong" and meld.concealed else ""
-    return f"{hidden}{meld.kind} {tileset.format(meld.tiles)}"
 
 
 def read_scenario(path: str | os.PathLike[str], tileset: TileSet = STANDARD) -> Scenario:
@@ -182,10 +117,7 @@ class _Reader:
         self.copies(wins, birds, unfinished)
         if self.problems.has_errors:
             raise ScenarioError(self.problems.items)
-        return Scenario(
-            path=self.path,
-            ruleset=None if ruleset is None else str(ruleset.value),
-            options={} if options is None or options.kind != "map" else options.plain(),
+        hand = HandRecord(
             players=players,
             dealer=dealer,
             dealers=dealers,
@@ -195,9 +127,15 @@ class _Reader:
             kongs=tuple(kongs),
             in_game=in_game,
             unfinished=tuple(unfinished),
-            raw=root.plain(),
             visible=tuple(t for t, _ in visible),
             **table,
+        )
+        return Scenario(
+            path=self.path,
+            ruleset=None if ruleset is None else str(ruleset.value),
+            options={} if options is None or options.kind != "map" else options.plain(),
+            hand=hand,
+            raw=root.plain(),
         )
 
     # --- pieces ------------------------------------------------------------------------------

@@ -17,9 +17,10 @@ from typing import Any
 from dsl.problems import Location
 from dsl.ruleset import Ruleset
 from dsl.situation import NOBODY, HandMeld, Situation
-from interpreter import prefilter, shapes
-from interpreter.scenario import Kong, Scenario, Unfinished, Win, meld_text
-from interpreter.tiles import RANKS, STANDARD, Tile, TileSet
+from handcore import shapes
+from handcore.tiles import RANKS, STANDARD, Tile, TileSet
+from interpreter import prefilter
+from interpreter.hand_record import HandRecord, Kong, Unfinished, Win, meld_text
 
 KONG_KIND = {"direct": "exposed", "added": "added", "concealed": "concealed"}
 _NOWHERE = Location("<end of wall>", 1, 1)
@@ -100,8 +101,8 @@ class Settlement:
         }
 
 
-def settle(ruleset: Ruleset, scenario: Scenario) -> Settlement:
-    """Settle every win of the scenario, then its kongs."""
+def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
+    """Settle every win of the hand record, then its kongs."""
     tileset = STANDARD
     options = ruleset.option_values
     winners = frozenset(w.seat for w in scenario.wins)
@@ -128,7 +129,7 @@ def settle(ruleset: Ruleset, scenario: Scenario) -> Settlement:
 
 
 def _situation(
-    scenario: Scenario,
+    scenario: HandRecord,
     win: Win,
     win_tile: Tile,
     winners: frozenset[int],
@@ -196,8 +197,11 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
             f"{win.location}: the hand of seat {win.seat} does not win under "
             f"{ruleset.id} (no hand type applies with {tiles})"
         )
+    modifiers = ruleset.get("modifiers") or {}
     replaced = {
-        gone for hand_id in found for gone in (ruleset.hands.get(hand_id) or {}).get("replaces", ())
+        gone
+        for hand_id in found
+        for gone in (ruleset.hands.get(hand_id) or modifiers.get(hand_id) or {}).get("replaces", ())
     }
     kept = {h: v for h, v in found.items() if h not in replaced}
     classes = {h: v[1] for h, v in kept.items()}
@@ -214,19 +218,15 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
     return WinResult(win.seat, win.win_tiles[0], hands, total, win.concealed, win.melds)
 
 
-def refusal(
-    situation: Situation, void: int | None, void_suit: bool, suits: int, requires: Any
-) -> str | None:
+def refusal(situation: Situation, void: int | None, requires: Any) -> str | None:
     """Why ``restrictions`` refuse a win that has a hand type (None: they allow it): it
-    holds its declared void suit (定缺), or every suit under ``void_suit`` (缺一门), or
-    ``requires`` (``win_requires``) is false.  Play and settlement ask it alike."""
-    if void_suit or void is not None:
+    holds its declared void suit (定缺), or ``requires`` (``win_requires``) is false.  Play
+    and settlement ask it alike."""
+    if void is not None:
         held = {i for i, key in enumerate(situation.keys) if key}
         held.update(m.tile // RANKS for m in situation.melds)
-        if void is not None and void in held:
+        if void in held:
             return "it holds the suit declared void"
-        if void_suit and len(held) >= suits:
-            return "it holds every suit (restrictions.void_suit: a win lacks a suit)"
     if requires is not None and not requires(situation):
         return f"restrictions.win_requires is false ({requires.text})"
     return None
@@ -237,11 +237,7 @@ def _check_allowed(ruleset: Ruleset, situation: Situation, result: WinResult, wi
     restrictions = ruleset.get("restrictions") or {}
     requires = restrictions.get("win_requires")
     why = refusal(
-        situation,
-        None,
-        bool(restrictions.get("void_suit")),
-        len(ruleset.get("tiles.suits") or STANDARD.suits),
-        None if getattr(requires, "text", "true") == "true" else requires,
+        situation, None, None if getattr(requires, "text", "true") == "true" else requires
     )
     least = int(ruleset.get("scoring.min_value") or 0)
     if why is None and result.total < least:
@@ -281,7 +277,7 @@ def _conditions(ruleset: Ruleset, section: str) -> list[_Condition]:
     return memo[section]
 
 
-def _table(scenario: Scenario, options: Mapping[str, Any], **seats: Any) -> Situation:
+def _table(scenario: HandRecord, options: Mapping[str, Any], **seats: Any) -> Situation:
     """A situation about the table rather than a hand: seats, dealers, options."""
     return Situation(
         keys=(0, 0, 0),
@@ -302,7 +298,7 @@ def display_name(name: Any, fallback: str) -> str:
 
 
 def _bird_hits(
-    ruleset: Ruleset, scenario: Scenario, options: Mapping[str, Any]
+    ruleset: Ruleset, scenario: HandRecord, options: Mapping[str, Any]
 ) -> tuple[dict[int, int], tuple[Tile, ...]]:
     """How many birds point at each seat, by the ruleset's bird count and seat mapping (a
     bird on ``nobody`` hits no one), and the bird tiles counted."""
@@ -316,15 +312,15 @@ def _bird_hits(
         winner=first.seat,
         discarder=first.discarder,
         win_tile=first.win_tiles[0] if first.win_tiles else None,
+        last_tile="last_tile" in first.context,
     )
     count = int(birds["count"](base))
     tiles: list[Tile] = list(scenario.birds)
     # A die is read as a bird tile of its rank: the same seat mapping applies.
     tiles += [value - 1 for value in scenario.bird_dice]
-    on_last = birds.get("on_last_tile", "last_tiles")
     if "last_tile" in first.context and not tiles:
         tiles = list(first.win_tiles)
-    if on_last == "last_tile_counts_all" and "last_tile" in first.context:
+    if birds["first_counts_all"](base):
         tiles = tiles[:1] * count
     hits: dict[int, int] = {}
     for tile in tiles[:count]:
@@ -382,7 +378,7 @@ def _win_payments(ruleset: Ruleset, situation: Situation, result: WinResult) -> 
     return made
 
 
-def _kong_payments(ruleset: Ruleset, scenario: Scenario, kong: Kong) -> list[Payment]:
+def _kong_payments(ruleset: Ruleset, scenario: HandRecord, kong: Kong) -> list[Payment]:
     """Kong money (刮风下雨) for one declared kong, from the ruleset's kong_payments."""
     made = []
     situation = _table(
@@ -405,7 +401,7 @@ def _kong_payments(ruleset: Ruleset, scenario: Scenario, kong: Kong) -> list[Pay
 
 
 def _transfers(
-    ruleset: Ruleset, scenario: Scenario, kong_money: Sequence[Payment]
+    ruleset: Ruleset, scenario: HandRecord, kong_money: Sequence[Payment]
 ) -> list[Payment]:
     """呼叫转移: after a win on the discard that followed a kong, the kong money moves on."""
     settlement = ruleset.get("settlement") or {}
@@ -422,7 +418,7 @@ def _transfers(
 
 
 def _end_of_wall(
-    ruleset: Ruleset, scenario: Scenario, kong_money: Sequence[Payment], tileset: TileSet
+    ruleset: Ruleset, scenario: HandRecord, kong_money: Sequence[Payment], tileset: TileSet
 ) -> list[Payment]:
     """When the wall runs out with players still in: flower pigs (花猪), the ready-hand
     check (查叫) and kong-money refunds (退税), each as the ruleset's settlement says."""
@@ -473,7 +469,7 @@ def _tiles_of(hand: Unfinished) -> tuple[Tile, ...]:
     return (*hand.concealed, *(t for m in hand.melds for t in m.tiles))
 
 
-def _winning_tiles(ruleset: Ruleset, scenario: Scenario, hand: Unfinished) -> list[Tile]:
+def _winning_tiles(ruleset: Ruleset, scenario: HandRecord, hand: Unfinished) -> list[Tile]:
     """The tiles that would complete the hand into one the ruleset accepts as a win."""
     keys = shapes.keys_of(STANDARD.counts(hand.concealed))
     found = []
@@ -487,7 +483,7 @@ def _winning_tiles(ruleset: Ruleset, scenario: Scenario, hand: Unfinished) -> li
 
 
 def _end_win(
-    ruleset: Ruleset, scenario: Scenario, hand: Unfinished, tile: Tile, payer: int | None
+    ruleset: Ruleset, scenario: HandRecord, hand: Unfinished, tile: Tile, payer: int | None
 ) -> tuple[Situation, WinResult]:
     """Settle the hand as if it won on ``tile`` discarded by ``payer`` (None: self-drawn)."""
     win = Win(hand.seat, hand.concealed, hand.melds, (tile,), payer, frozenset(), _NOWHERE)
@@ -499,7 +495,7 @@ def _end_win(
 
 def _end_amount(
     ruleset: Ruleset,
-    scenario: Scenario,
+    scenario: HandRecord,
     rule: Mapping[str, Any],
     situation: Situation,
     payee_hand: Unfinished | None,

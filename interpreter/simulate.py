@@ -56,8 +56,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from dsl.ruleset import Ruleset
+    from handcore.tiles import Tile
     from interpreter.engine.rules import Rules
-    from interpreter.tiles import Tile
 
 FORMATS = {".parquet": "parquet", ".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 LIST_COLUMNS = (
@@ -465,10 +465,13 @@ def iter_chunks(
     chunk: int | None = None,
     *,
     done: Sequence[tuple[int, int]] = (),
+    play: Callable[[Any, int, int], list[dict[str, Any]]] = play_chunk,
 ) -> Iterator[list[dict[str, Any]]]:
     """The records in chunks, in index order.  ``workers`` processes (all cores by default;
     1 plays here), or the Dask scheduler at ``scheduler`` (an address or a Client).
-    ``done``: ranges of hands already played (a run being resumed), left out.
+    ``done``: ranges of hands already played (a run being resumed), left out.  ``play``:
+    the unit of work, ``play(spec, start, stop)`` (a module-level function: it is pickled),
+    for runs whose rows are not one hand each (the duplicate walls of ``tactics``).
 
     The input is checked and the scheduler reached at once, before the first chunk.  At most
     a few chunks per worker are in flight, so memory does not grow with ``games``.  Closing
@@ -481,10 +484,10 @@ def iter_chunks(
     size = chunk or default_chunk(sum(b - a for a, b in todo_ranges), workers)
     todo = [c for a, b in todo_ranges for c in chunks(b, size, a)]
     if scheduler is not None:
-        return _dask_chunks(spec, todo, *_dask_client(scheduler))
+        return _dask_chunks(spec, todo, *_dask_client(scheduler), play)
     if workers == 1:
-        return (play_chunk(spec, a, b) for a, b in todo)
-    return _pool_chunks(spec, todo, workers)
+        return (play(spec, a, b) for a, b in todo)
+    return _pool_chunks(spec, todo, workers, play)
 
 
 def _in_order(
@@ -523,11 +526,11 @@ def _in_order(
 
 
 def _pool_chunks(
-    spec: Spec, todo: list[tuple[int, int]], workers: int
+    spec: Spec, todo: list[tuple[int, int]], workers: int, play: Callable[..., Any]
 ) -> Iterator[list[dict[str, Any]]]:
     from interpreter.workers import Pool
 
-    pool = Pool(max(1, min(workers, len(todo))), play_chunk)
+    pool = Pool(max(1, min(workers, len(todo))), play)
     try:
         yield from _in_order(todo, lambda a, b: pool.submit(spec, a, b), pool.wait_one, 3 * workers)
     finally:
@@ -555,7 +558,7 @@ def _dask_client(scheduler: str | Any) -> tuple[Any, bool]:
 
 
 def _dask_chunks(
-    spec: Spec, todo: list[tuple[int, int]], client: Any, own: bool
+    spec: Spec, todo: list[tuple[int, int]], client: Any, own: bool, play: Callable[..., Any]
 ) -> Iterator[list[dict[str, Any]]]:
     from distributed import KilledWorker, wait
 
@@ -565,7 +568,7 @@ def _dask_chunks(
     futures: dict[str, Any] = {}
 
     def submit(a: int, b: int) -> Any:
-        future = client.submit(play_chunk, spec, a, b, pure=False)
+        future = client.submit(play, spec, a, b, pure=False)
         futures[future.key] = future
         return future.key
 
@@ -999,10 +1002,12 @@ def run_to(
     chunk: int | None = None,
     *,
     resume: bool = False,
+    play: Callable[[Any, int, int], list[dict[str, Any]]] = play_chunk,
 ) -> int:
     """Run the simulation, passing each chunk of rows to ``sink`` and to the ``out`` file
     (see :class:`Writer`); return the number of hands passed.  With ``resume``, the rows a
     stopped run left in ``out`` are passed first, and only the other hands are played.
+    ``play``: the unit of work (:func:`iter_chunks`).
 
     However the run ends, the file is closed valid first: SIGINT, SIGTERM and SIGHUP raise
     :class:`Stopped` once the chunk in hand is written; hands whose worker died twice raise
@@ -1027,7 +1032,7 @@ def run_to(
             for rows in writer.read_back() if writer is not None else ():
                 sink(rows)
                 done += len(rows)
-            stream = iter_chunks(spec, games, workers, scheduler, chunk, done=kept)
+            stream = iter_chunks(spec, games, workers, scheduler, chunk, done=kept, play=play)
             bar = tqdm(total=games, initial=done, unit="hand", smoothing=0.05,
                        dynamic_ncols=True, disable=None if progress else True)  # fmt: skip
             try:

@@ -16,6 +16,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from handcore.tiles import STANDARD
 from interpreter.engine.actions import Action
 from interpreter.engine.events import read_log
 from interpreter.engine.game import Game
@@ -23,7 +24,6 @@ from interpreter.engine.narrate import WINDS, narrate
 from interpreter.engine.replay import find_ruleset, replay
 from interpreter.engine.rules import Rules
 from interpreter.human import told
-from interpreter.tiles import STANDARD
 
 _MARK = {"claim": "claim", "kong": "claim", "win": "win", "payment": "pay", "bird": "pay"}
 

@@ -84,7 +84,7 @@ def test_no_difference_and_a_parent_that_adds_rules():
     assert same.stdout.endswith("No rule differs from changsha/qq2014.\n")
     child = run("explain", "sichuan/blog5", "--diff", "sichuan/base").stdout
     assert "+ dingque added: default no" in child
-    assert "missed_win 过水: none → not_lower_value" in child
+    assert 'missed_win 过水: `false` → `option.guoshui == "any_tile" or (' in child
     assert "清一色" not in child  # inherited unchanged from sichuan/base
 
 

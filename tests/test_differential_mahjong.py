@@ -4,8 +4,8 @@ import random
 
 from mahjong.shanten import Shanten
 
-from interpreter import shapes
-from interpreter.tiles import STANDARD
+from handcore import shapes
+from handcore.tiles import STANDARD
 
 HANDS = 20_000
 WALL = [tile for tile in range(27) for _ in range(4)]

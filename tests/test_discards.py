@@ -8,8 +8,8 @@ helpful ranks read per suit, seven pairs folded in.
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter import discards, shapes
-from interpreter.tiles import MAN, PIN, STANDARD, TileSet
+from handcore import discards, shapes
+from handcore.tiles import MAN, PIN, STANDARD, TileSet
 
 
 def reference_shanten(counts, melds, form):

@@ -10,9 +10,10 @@ the code on PYTHONPATH.
   blocks must parse.
 - Scaled down, by one rule: ``--games N`` and ``games=N`` run with at most ``GAMES`` hands (a
   command that plays hands without ``--games`` is given ``GAMES``),
-  and ``simulate``, ``compare`` and ``sweep`` on one worker unless ``--workers`` is given (the
-  rows are the same for any number of workers; starting a pool costs more than these few
-  hands).
+  and ``simulate``, ``compare``, ``sweep`` and ``tactics`` on one worker unless ``--workers``
+  is given (the rows are the same for any number of workers; starting a pool costs more than
+  these few hands); ``tactics`` plays each value in every seat of a wall, so it gets at most
+  ``GAMES // 4`` walls.  Results are kept in the working folder, not the user's cache.
 - A block preceded by ``<!-- not run: REASON -->`` is not run (say why; keep them few).
 - The working folder holds a copy of ``docs/scenarios``, the example files the docs settle.
 """
@@ -91,9 +92,12 @@ def commands(text: str) -> list[tuple[list[str], str | None]]:
             words = shlex.split(part, comments=True)
             if words[:1] == ["mjrules"]:
                 args = shlex.split(scaled(shlex.join(words[1:])))
-                if args[:1] in (["simulate"], ["compare"], ["sweep"]):
+                if args[:1] in (["simulate"], ["compare"], ["sweep"], ["tactics"]):
                     args += [] if "--games" in args else ["--games", str(GAMES)]
                     args += [] if "--workers" in args else ["--workers", "1"]
+                if args[0] == "tactics":
+                    at = args.index("--games") + 1
+                    args[at] = str(min(int(args[at]), GAMES // 4))
                 out.append((args, "" if session else None))
     if expected and out:
         out[-1] = (out[-1][0], "\n".join(expected) + "\n")
@@ -107,9 +111,8 @@ def environment() -> dict[str, str]:
 
 
 def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        args, cwd=cwd, env=environment(), capture_output=True, text=True, timeout=600
-    )
+    env = {**environment(), "MJRULES_RESULTS": str(cwd / "results")}
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
 
 
 def run_block(doc: Path, block: Block, cwd: Path) -> None:
@@ -168,4 +171,7 @@ def test_the_collector_sees_the_examples() -> None:
     assert args[0] == "settle" and expected and expected.startswith("ruleset")
     assert commands("pip install . && mjrules simulate x --games 2000  # note\n") == [
         (["simulate", "x", "--games", str(GAMES), "--workers", "1"], None)
+    ]
+    assert commands("mjrules tactics x --policy p=1,2 --games 100\n") == [
+        (["tactics", "x", "--policy", "p=1,2", "--games", str(GAMES // 4), "--workers", "1"], None)
     ]

@@ -10,7 +10,7 @@ from math import comb
 
 import numpy as np
 
-from interpreter import shapes
+from handcore import shapes
 
 KINDS = 27
 

@@ -16,7 +16,7 @@ FORBIDDEN = re.compile(
 
 
 def code_files():
-    for folder in ("dsl", "interpreter"):
+    for folder in ("handcore", "dsl", "interpreter"):
         for path in sorted((ROOT / folder).rglob("*")):
             if path.suffix in (".py", ".lark"):
                 yield path

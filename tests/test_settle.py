@@ -9,10 +9,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from dsl.problems import RulesetError
 from dsl.ruleset import available_ids, default_root, load
+from handcore.tiles import STANDARD
 from interpreter.scenario import ScenarioError, read_scenario_text
 from interpreter.settle import SettlementError, settle
-from interpreter.tiles import STANDARD
 
 REPO = Path(__file__).resolve().parents[1]
 MJRULES = [sys.executable, "-c", "from interpreter.cli import main; main()"]
@@ -147,11 +148,14 @@ wins:
 
 def test_a_win_holding_every_suit_is_refused_under_void_suit():
     # 必须缺一门才能胡牌 (001_76942f0387627e0c.txt ◆基本规则 line 19): sichuan/base sets
-    # restrictions.void_suit; a complete hand in all three suits does not win.
-    with pytest.raises(SettlementError, match=r"<scenario>:4:5: .*holds every suit"):
-        settle(load("sichuan/blog5"), read_scenario_text(THREE_SUITS))
+    # restrictions.win_requires: count(suits) < 3; a complete hand in all three suits does
+    # not win.
+    with pytest.raises(
+        SettlementError, match=r"<scenario>:4:5: .*win_requires is false \(count\(suits\) < 3\)"
+    ):
+        settle(load("sichuan/blog5"), read_scenario_text(THREE_SUITS).hand)
     two_suits = THREE_SUITS.replace("123m 456p", "123p 456p")
-    assert settle(load("sichuan/blog5"), read_scenario_text(two_suits)).deltas == [0, 1, -1, 0]
+    assert settle(load("sichuan/blog5"), read_scenario_text(two_suits).hand).deltas == [0, 1, -1, 0]
 
 
 def test_win_requires_and_min_value_are_applied(tmp_path):
@@ -163,15 +167,15 @@ def test_win_requires_and_min_value_are_applied(tmp_path):
     )
     on_discard = GOOD + "    from: 2\n"
     with pytest.raises(SettlementError, match=r"win_requires is false \(self_draw\)"):
-        settle(load(str(house)), read_scenario_text(on_discard))
-    assert settle(load(str(house)), read_scenario_text(GOOD)).wins[0].seat == 1
+        settle(load(str(house)), read_scenario_text(on_discard).hand)
+    assert settle(load(str(house)), read_scenario_text(GOOD).hand).wins[0].seat == 1
     house.write_text(
         "extends: changsha/qq2014\n"
         "ruleset: {title: {zh: 起胡, en: minimum}}\n"
         "scoring: {min_value: 2}\n"
     )
     with pytest.raises(SettlementError, match=r"value 1 is below scoring\.min_value 2"):
-        settle(load(str(house)), read_scenario_text(GOOD))
+        settle(load(str(house)), read_scenario_text(GOOD).hand)
 
 
 def test_settle_and_play_refuse_an_abstract_ruleset(tmp_path):
@@ -198,7 +202,7 @@ def test_inconsistent_scenario_exits_1_naming_file_and_field(tmp_path):
     result = run("settle", str(path))
     assert result.returncode == 1
     assert f"{path}:4:5: the hand of seat 1 does not win under sichuan/blog5" in result.stderr
-    assert "restrictions.void_suit" in result.stderr and "Traceback" not in result.stderr
+    assert "restrictions.win_requires" in result.stderr and "Traceback" not in result.stderr
 
 
 # ---- properties over every shipped ruleset ----------------------------------------------------
@@ -250,7 +254,7 @@ def test_payments_balance_are_positive_and_capped(ruleset_id, text):
     rules = load(ruleset_id)
     scenario = read_scenario_text(text)
     try:
-        result = settle(rules, scenario)
+        result = settle(rules, scenario.hand)
     except SettlementError:
         assume(False)  # not a winning hand under this ruleset
     assert sum(result.deltas) == 0
@@ -274,7 +278,7 @@ CAPPED = [
 def test_caps_hold(ruleset_id, setting, text):
     rules = load(ruleset_id, settings=[setting])
     try:
-        result = settle(rules, read_scenario_text(text))
+        result = settle(rules, read_scenario_text(text).hand)
     except SettlementError:
         assume(False)
     wins = [p for p in result.payments if p.cap]
@@ -289,7 +293,7 @@ def test_kong_money_paid_earlier_moves_to_the_winner_on_the_kong_discard():
     # 呼叫转移: seat 1 made a direct kong on seat 3's tile (paid then), then dealt in.
     from dataclasses import replace as with_fields
 
-    from interpreter.scenario import Kong
+    from interpreter.hand_record import Kong
 
     text = """\
 ruleset: sichuan/blog5
@@ -301,7 +305,7 @@ wins:
     from: 1
     context: [kong_discard]
 """
-    scenario = with_fields(read_scenario_text(text), paid_kongs=(Kong(1, "direct", 3),))
+    scenario = with_fields(read_scenario_text(text).hand, paid_kongs=(Kong(1, "direct", 3),))
     moved = [
         p
         for p in settle(load("sichuan/blog5", settings=["transfer=true"]), scenario).payments
@@ -311,3 +315,38 @@ wins:
     kept = settle(load("sichuan/blog5", settings=["transfer=false"]), scenario)
     assert all(p.reasons != ("kong money transferred",) for p in kept.payments)
     assert all("kong)" not in p.reasons[0] for p in kept.payments)  # not paid a second time
+
+
+KONG_DRAW = """\
+ruleset: sichuan/app
+dealer: 0
+wins:
+  - seat: 1
+    hand: "123m 456m 234p 55p"
+    melds: ["concealed kong 9999m"]
+    win_tile: 5p
+    context: [kong_draw]
+"""
+
+
+def test_a_modifier_replaces_another(tmp_path):
+    """杠上花 is a self-draw: a house rule counts its 番 instead of 自摸加番's, not both."""
+    house = tmp_path / "house.yaml"
+    house.write_text(
+        "extends: sichuan/app\n"
+        "ruleset: {title: {zh: 杠上花不加自摸, en: kong draw without the self-draw fan}}\n"
+        "modifiers: {gangshanghua: {replaces: [zimo]}}\n"
+    )
+    scenario = read_scenario_text(KONG_DRAW).hand
+    jiafan = ["zimo=jiafan"]
+    both = settle(load("sichuan/app", settings=jiafan), scenario).wins[0]
+    alone = settle(load(str(house), settings=jiafan), scenario).wins[0]
+    both_values = {h.id: h.value for h in both.hands}
+    assert both_values["gangshanghua"] == both_values["zimo"] == 1
+    assert {h.id: h.value for h in alone.hands} == {
+        k: v for k, v in both_values.items() if k != "zimo"
+    }
+    assert alone.total == both.total - 1
+    house.write_text(house.read_text().replace("[zimo]", "[zimoo]"))
+    with pytest.raises(RulesetError, match="'zimoo' is not a modifier"):
+        load(str(house))

@@ -24,7 +24,7 @@ def house(tmp_path, parent: str, body: str, *settings: str):
 
 
 def settled(ruleset, text: str):
-    return settle(ruleset, read_scenario_text(f"ruleset: t/house\n{text}"))
+    return settle(ruleset, read_scenario_text(f"ruleset: t/house\n{text}").hand)
 
 
 def paid(result) -> list[tuple[int, int, int]]:

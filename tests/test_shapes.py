@@ -7,8 +7,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter import shapes
-from interpreter.tiles import STANDARD
+from handcore import shapes
+from handcore.tiles import STANDARD
 from tests import reference
 
 SEED_HANDS = yaml.safe_load(

@@ -18,7 +18,7 @@ def run(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 
 def test_warm_cache_loads_without_numpy() -> None:
     env = dict(os.environ)
-    probe = "import sys; from interpreter import discards; print('numpy' in sys.modules)"
+    probe = "import sys; from handcore import discards; print('numpy' in sys.modules)"
     run(*CLI, "hand", HAND, env=env)  # warm the cache, building it if needed
     assert run(sys.executable, "-c", probe, env=env).stdout.strip() == "False"
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from interpreter.tiles import MAN, SOU, STANDARD, TileError, TileSet
+from handcore.tiles import MAN, SOU, STANDARD, TileError, TileSet
 
 
 def names(tiles):

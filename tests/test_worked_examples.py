@@ -32,7 +32,7 @@ def test_worked_example(path, request):
         request.applymarker(pytest.mark.xfail(reason=scenario.raw["unsupported"], strict=True))
     expect = scenario.raw.get("expect") or {}
     rules = load(scenario.ruleset, settings=scenario.settings())
-    result = settle(rules, scenario)
+    result = settle(rules, scenario.hand)
     by_seat = {}
     for win in result.wins:
         by_seat.setdefault(win.seat, []).append(win)

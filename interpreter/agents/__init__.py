@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from interpreter.agents.defensive import DefensiveAgent
-from interpreter.agents.efficiency import KONG_POLICIES, EfficiencyAgent
+from interpreter.agents.efficiency import CLAIM_POLICIES, KONG_POLICIES, EfficiencyAgent
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.agents.simple import SimpleAgent
 from interpreter.agents.value import ValueAgent
@@ -65,18 +65,22 @@ class Param:
 
 _INT = re.compile(r"[+-]?[0-9]{1,9}")
 _NUMBER = re.compile(r"[+-]?(?:[0-9]{1,9}(?:\.[0-9]{0,9})?|\.[0-9]{1,9})")
-_KONG = {"kong_policy": Param(str, choices=KONG_POLICIES), "kong_option": Param(int, 0, 8)}
+_EFFICIENCY = {
+    "kong_policy": Param(str, choices=KONG_POLICIES),
+    "kong_option": Param(int, 0, 8),
+    "claims": Param(str, choices=CLAIM_POLICIES),
+}
 PARAMS: dict[str, dict[str, Param]] = {
     "random": {},
     "simple": {},
-    "efficiency": _KONG,
+    "efficiency": _EFFICIENCY,
     "value": {
         "value_threshold": Param(float, 0, 100),
         "self_draw_share": Param(float, 0, 1),
         "claim_margin": Param(float, 0, 10),
         "hazard": Param(float, 0, 1),
     },
-    "defensive": {"defence": Param(float, 0, 1), "push": Param(int, 0, 8), **_KONG},
+    "defensive": {"defence": Param(float, 0, 1), "push": Param(int, 0, 8), **_EFFICIENCY},
 }
 """Each bot's parameters with their ranges (docs/AGENTS.md says what they do)."""
 

@@ -41,12 +41,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from dsl.ruleset import Ruleset
-from interpreter import shapes
+from handcore import shapes
+from handcore.suit_tables import RANKS
+from handcore.tiles import Tile
 from interpreter.agents.efficiency import EfficiencyAgent, Seen
 from interpreter.agents.reading import View
 from interpreter.engine.actions import PASS, Action
-from interpreter.suit_tables import RANKS
-from interpreter.tiles import Tile
 
 # Chance a hand is ready in shape, by its exposed melds: early (no wall drawn) and how
 # much more once the wall is ``_LATE`` drawn.  Measured on bot play in both regions.
@@ -72,8 +72,9 @@ class DefensiveAgent(EfficiencyAgent):
         kong_policy: str = "no_worse",
         kong_option: int = 0,
         ruleset: Ruleset | None = None,
+        claims: str = "helps",
     ) -> None:
-        super().__init__(seed, kong_policy, kong_option, ruleset)
+        super().__init__(seed, kong_policy, kong_option, ruleset, claims)
         if not 0.0 <= float(defence) <= 1.0:
             raise ValueError(f"defence {defence}: expected a number from 0 to 1")
         self.defence = float(defence)

@@ -3,7 +3,7 @@
 Decisions, in order:
 
 - **win** whenever it may;
-- **discard** the tile the discard table (``interpreter.discards.discard_table``) ranks
+- **discard** the tile the discard table (``handcore.discards.discard_table``) ranks
   first: fewest tiles from ready (shanten), then most live accepted tiles, counting as
   gone every copy it can see (discards, exposed melds, kong tiles).  When a win must lack
   a suit, or a void suit was declared, it gives up the suit it holds least and throws
@@ -28,13 +28,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from dsl.ruleset import Ruleset
-from interpreter import shapes
+from handcore import shapes
+from handcore.discards import DiscardOption, discard_table
 from interpreter.agents import reading
 from interpreter.agents.reading import View
-from interpreter.discards import DiscardOption, discard_table
 from interpreter.engine.actions import PASS, Action
 
 KONG_POLICIES = ("never", "always", "no_worse")
+CLAIM_POLICIES = ("helps", "pungs", "never")
+"""Which pungs and chows are claimed: those that help, pungs that help, none (kongs follow
+the kong policy)."""
 
 
 @dataclass(frozen=True)
@@ -56,13 +59,17 @@ class EfficiencyAgent:
         kong_policy: str = "no_worse",
         kong_option: int = 0,
         ruleset: Ruleset | None = None,
+        claims: str = "helps",
     ) -> None:
         if kong_policy not in KONG_POLICIES:
             raise ValueError(f"kong_policy {kong_policy!r}: expected one of {KONG_POLICIES}")
+        if claims not in CLAIM_POLICIES:
+            raise ValueError(f"claims {claims!r}: expected one of {CLAIM_POLICIES}")
         self.seed = seed
         self.kong_policy = kong_policy
         self.kong_option = int(kong_option)
         self.ruleset = ruleset
+        self.claims = claims
 
     # --- what every decision needs ------------------------------------------------------------
 
@@ -150,6 +157,10 @@ class EfficiencyAgent:
             if a.kind == "kong" and self.kong_policy == "always":
                 return a
             if a.kind == "kong" and self.kong_policy == "never":
+                continue
+            if (self.claims == "never" and a.kind != "kong") or (
+                self.claims == "pungs" and a.kind == "chow"
+            ):
                 continue
             keys, _ = reading.claim_keys(view.keys, a, tile)
             # A hand that must discard is as near to ready as its best discard leaves it.

@@ -19,14 +19,14 @@ from typing import Any
 
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld, Situation
-from interpreter import shapes
-from interpreter.discards import DiscardOption
+from handcore import shapes
+from handcore.discards import DiscardOption
+from handcore.shapes import Keys, SevenPairsForm
+from handcore.tiles import RANKS, STANDARD, Tile
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import _NOWHERE, Rules
-from interpreter.scenario import Kong, Scenario, Win
+from interpreter.hand_record import HandRecord, Kong, Win
 from interpreter.settle import SettlementError, settle
-from interpreter.shapes import Keys, SevenPairsForm
-from interpreter.tiles import RANKS, STANDARD, Tile
 
 KINDS = STANDARD.kinds
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
@@ -203,22 +203,9 @@ class RuleFacts:
         if rules.win_value(situation, view.void, rules.shape_ok(keys, len(melds))) is not None:
             concealed = tuple(STANDARD.tiles_of(shapes.counts_of(shapes.add_tile(keys, tile, -1))))
             win = Win(seat, concealed, melds, (tile,), discarder, context, _NOWHERE)
-            scenario = Scenario(
-                path="<bot>",
-                ruleset=self.ruleset.id,
-                options={},
-                players=n,
-                dealer=view.dealer,
-                wins=(win,),
-                birds=(),
-                bird_dice=(),
-                kongs=(),
-                in_game=in_game,
-                unfinished=(),
-                raw={},
-            )
+            record = HandRecord(n, view.dealer, in_game, wins=(win,))
             try:
-                settlement = settle(self.ruleset, scenario)
+                settlement = settle(self.ruleset, record)
                 value = float(sum(p.amount for p in settlement.payments if p.payee == seat))
             except (SettlementError, ValueError):
                 value = 0.0
@@ -232,22 +219,10 @@ class RuleFacts:
         if not self.rules.kong_payments:
             return 0.0
         in_game = frozenset(s for s in range(view.players) if view.in_game[s])
-        scenario = Scenario(
-            path="<bot>",
-            ruleset=self.ruleset.id,
-            options={},
-            players=view.players,
-            dealer=view.dealer,
-            wins=(),
-            birds=(),
-            bird_dice=(),
-            kongs=(Kong(view.seat, kind, provider),),
-            in_game=in_game,
-            unfinished=(),
-            raw={},
-        )
+        kong = Kong(view.seat, kind, provider)
+        record = HandRecord(view.players, view.dealer, in_game, kongs=(kong,))
         try:
-            payments = settle(self.ruleset, scenario).payments
+            payments = settle(self.ruleset, record).payments
         except (SettlementError, ValueError):
             return 0.0
         return float(sum(p.amount if p.payee == view.seat else -p.amount for p in payments))
@@ -323,7 +298,7 @@ def live_accepted(
     view: View, keys: Keys, melds: int, form: SevenPairsForm | None, visible: Sequence[int]
 ) -> tuple[int, int]:
     """Shanten of a hand about to draw (3n+1 tiles) and the live copies of the tiles that help."""
-    from interpreter.discards import accepted_tiles
+    from handcore.discards import accepted_tiles
 
     shanten, masks = accepted_tiles(keys, melds, form)
     live = 0

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from interpreter import shapes
+from handcore import shapes
+from handcore.tiles import STANDARD
 from interpreter.agents import reading
 from interpreter.engine.actions import Action
-from interpreter.tiles import STANDARD
 
 
 class SimpleAgent:

@@ -36,14 +36,14 @@ from typing import Any
 
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld
-from interpreter import shapes
+from handcore import shapes
+from handcore.discards import discard_table
+from handcore.shapes import Keys
+from handcore.suit_tables import RANKS
+from handcore.tiles import Tile
 from interpreter.agents import reading
 from interpreter.agents.reading import RuleFacts, View
-from interpreter.discards import discard_table
 from interpreter.engine.actions import PASS, Action
-from interpreter.shapes import Keys
-from interpreter.suit_tables import RANKS
-from interpreter.tiles import Tile
 
 _FAR = 4  # targets more than this many steps away are not weighed
 _FINAL = {"pairs": (2.0, 1.0), "pungs": (3.0, 1.0), "suit": (3.0, 1.2)}
@@ -198,8 +198,7 @@ class _Ctx:
         self.visible = visible
         self.unseen = view.unseen_total()
         self.draws = view.draws_left()
-        first_win = f.rules.mode == "first_win"
-        self.hazard = agent.hazard if agent.hazard >= 0 else (0.1 if first_win else 0.04)
+        self.hazard = agent.hazard if agent.hazard >= 0 else (0.1 if f.rules.first_win else 0.04)
         others = sum(view.in_game) - 1
         self.sources = 1 + (others if f.rules.claims.get("win") else 0)
         self._targets: dict[Any, list[tuple[str, int, float]]] = {}
@@ -444,7 +443,7 @@ def _probe_keys(
     text: str, melds: tuple[HandMeld, ...], void: int | None
 ) -> tuple[Keys, Tile] | None:
     """A plain probe hand shaped for the declared melds and away from the void suit."""
-    from interpreter.tiles import STANDARD
+    from handcore.tiles import STANDARD
 
     tiles = STANDARD.parse(text)
     if void is not None:
@@ -520,7 +519,7 @@ def _completion(
             hand[out] -= 1
             keys = shapes.add_tile(keys, out, -1)
             continue
-        from interpreter.discards import accepted_tiles
+        from handcore.discards import accepted_tiles
 
         _, masks = accepted_tiles(keys, m, form if m == 0 else None)
         options = [

@@ -22,7 +22,7 @@ from dsl.shape_audit import describe
 from dsl.situation import Situation
 from interpreter.check.findings import ERROR, INFO, WARNING, Finding
 from interpreter.check.samples import claims_allowed, winning_hands
-from interpreter.scenario import Win
+from interpreter.hand_record import Win
 from interpreter.settle import SettlementError, WinResult, hand_types
 
 SECTIONS = ("hands", "modifiers")

@@ -20,12 +20,12 @@ from dsl.errors import EvaluationError
 from dsl.ruleset import Ruleset
 from dsl.shape_audit import describe
 from dsl.situation import Situation
+from handcore.tiles import RANKS, STANDARD
 from interpreter.check.findings import ERROR, WARNING, Finding
 from interpreter.check.hands import Tried, where
 from interpreter.check.samples import NOWHERE
-from interpreter.scenario import Kong, Scenario, Unfinished, Win
+from interpreter.hand_record import HandRecord, Kong, Unfinished, Win
 from interpreter.settle import Payment, Settlement, SettlementError, display_name, settle
-from interpreter.tiles import RANKS, STANDARD
 
 NEGATIVE = re.compile(r"'(base|dealer bonus|self-draw bonus|fixed bonus) -\d")
 """The part of a payment (as settlement names it) that went below zero."""
@@ -115,7 +115,7 @@ def _bird_tile(
 
 def scenarios(
     ruleset: Ruleset, hand: Tried, table: bool = False
-) -> Iterator[tuple[str, tuple[int, int], str, Scenario]]:
+) -> Iterator[tuple[str, tuple[int, int], str, HandRecord]]:
     """Every role combination for one hand: (role, birds on the winner and on the payer, the
     seats the birds point at, scenario).  Birds not on those two point at a third seat.
     ``table`` keeps to none, one on the winner and one on the payer."""
@@ -155,7 +155,7 @@ def scenarios(
                 else "no birds"
             )
             spread = (on_winner, on_payer)
-            yield role, spread, label, _scenario(ruleset, (win,), birds, dealer, players)
+            yield role, spread, label, _record(players, dealer, (win,), birds)
             more = [s for s in range(players) if s not in (winner, discarder)]
             if (
                 discarder is not None
@@ -168,7 +168,7 @@ def scenarios(
                     f"{role}, and a second winner",
                     spread,
                     label,
-                    _scenario(ruleset, (win, second), birds, dealer, players),
+                    _record(players, dealer, (win, second), birds),
                 )
 
 
@@ -204,14 +204,14 @@ def _birds(
     return tuple(tiles), [winner] * on_winner + [payer] * on_payer + [rest[0]] * left
 
 
-def other_payments(ruleset: Ruleset, hand: Tried) -> Iterator[tuple[str, Scenario]]:
+def other_payments(ruleset: Ruleset, hand: Tried) -> Iterator[tuple[str, HandRecord]]:
     """Money not paid for a win: each kind of kong (seat 1, the direct one on seat 2's
     discard), and the wall running out with seat 0 ready (holding ``hand`` less its winning
     tile), seat 1 far from ready in two suits and seat 2 holding every suit (花猪)."""
     players = hand.situation.players
     for kind in ("direct", "added", "concealed"):
         kong = Kong(1, kind, 2 if kind == "direct" else None)
-        yield f"a {kind} kong by seat 1", _scenario(ruleset, (), (), 0, players, kongs=(kong,))
+        yield f"a {kind} kong by seat 1", _record(players, 0, kongs=(kong,))
     far = STANDARD.parse("1469m 1469p 258m 25p")
     pig = STANDARD.parse("1469m 1469p 258s 25p")
     hands = [(hand.win.concealed, hand.win.melds), (tuple(far), ()), (tuple(pig), ())]
@@ -219,31 +219,21 @@ def other_payments(ruleset: Ruleset, hand: Tried) -> Iterator[tuple[str, Scenari
         Unfinished(seat, tiles, melds, NOWHERE)
         for seat, (tiles, melds) in enumerate(hands[:players])
     )
-    yield "the wall runs out", _scenario(ruleset, (), (), 0, players, unfinished=unfinished)
+    yield "the wall runs out", _record(players, 0, unfinished=unfinished)
 
 
-def _scenario(
-    ruleset: Ruleset,
-    wins: Sequence[Win],
-    birds: Sequence[int],
-    dealer: int,
+def _record(
     players: int,
+    dealer: int,
+    wins: Sequence[Win] = (),
+    birds: Sequence[int] = (),
     kongs: tuple[Kong, ...] = (),
     unfinished: tuple[Unfinished, ...] = (),
-) -> Scenario:
-    return Scenario(
-        path="<check>",
-        ruleset=ruleset.id,
-        options={},
-        players=players,
-        dealer=dealer,
-        wins=tuple(wins),
-        birds=tuple(birds),
-        bird_dice=(),
-        kongs=kongs,
-        in_game=frozenset(range(players)),
-        unfinished=unfinished,
-        raw={},
+) -> HandRecord:
+    """A hand with every seat still in."""
+    every = frozenset(range(players))
+    return HandRecord(
+        players, dealer, every, tuple(wins), tuple(birds), kongs=kongs, unfinished=unfinished
     )
 
 

@@ -17,9 +17,9 @@ from typing import Any
 from dsl.problems import Location
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld, Situation
-from interpreter import shapes
-from interpreter.scenario import Win
-from interpreter.tiles import RANKS, STANDARD, Tile
+from handcore import shapes
+from handcore.tiles import RANKS, STANDARD, Tile
+from interpreter.hand_record import Win
 
 PALETTES = (
     (1, 2, 3, 4, 5, 6, 7, 8, 9),

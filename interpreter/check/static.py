@@ -90,8 +90,15 @@ def static_findings(ruleset: Ruleset) -> list[Finding]:
 
 
 def _cycles(ruleset: Ruleset) -> list[Finding]:
-    hands = ruleset.get("hands") or {}
-    edges = {n: set((h or {}).get("replaces") or ()) for n, h in hands.items()}
+    found = []
+    for section in ("hands", "modifiers"):
+        found += _cycles_in(ruleset, section)
+    return found
+
+
+def _cycles_in(ruleset: Ruleset, section: str) -> list[Finding]:
+    entries = ruleset.get(section) or {}
+    edges = {n: set((h or {}).get("replaces") or ()) for n, h in entries.items()}
     found = []
     for start in edges:
         stack, seen = [(start, (start,))], set()
@@ -104,8 +111,8 @@ def _cycles(ruleset: Ruleset) -> list[Finding]:
                             "static",
                             ERROR,
                             "replaces makes a cycle: " + " -> ".join((*trail, nxt)),
-                            where(ruleset, "hands", start, "replaces"),
-                            ("hands", start, "replaces"),
+                            where(ruleset, section, start, "replaces"),
+                            (section, start, "replaces"),
                         )
                     )
                     stack = []

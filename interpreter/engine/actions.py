@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from interpreter.tiles import STANDARD, Tile
+from handcore.tiles import STANDARD, Tile
 
 KINDS = ("discard", "win", "kong", "pung", "chow", "pass", "take", "void", "exchange")
 

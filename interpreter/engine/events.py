@@ -4,22 +4,164 @@ Every hand starts with a ``start`` event that carries the schema version, the ru
 its option values, the seed and the dealer: enough to play the hand again.  Decisions are
 ``act`` events; what follows from them (draws, discards, claims, kongs, replacement
 draws, wins, birds, payments, the end) are events of their own.
+
+Each event type has one constructor here, typed in the engine's values (seats, tiles as
+numbers): the only place an event's fields and their order are written, so a log's bytes
+depend on nothing else.  Optional fields are left out, not written as null, exactly as
+docs/EVENTS.md says.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import IO, Any
 
 from dsl.ruleset import Ruleset
+from handcore.tiles import STANDARD, Tile
+
+Event = dict[str, Any]
 
 SCHEMA_VERSION = 1
 TYPES = (
     "start", "deal", "opening", "exchange", "void", "phase", "act", "draw", "discard", "claim",
     "kong", "replacement", "win", "bird", "payment", "end",
 )  # fmt: skip
+
+
+_NAMES = tuple(STANDARD.name(t) for t in range(STANDARD.kinds))
+
+
+def _names(tiles: Iterable[Tile]) -> list[str]:
+    return [_NAMES[t] for t in tiles]
+
+
+def start(
+    ruleset: Ruleset, options: dict[str, Any], seed: int, hand: int, dealer: int, players: int,
+    dealers: Collection[int] = (),
+) -> Event:  # fmt: skip
+    """``dealers``: every seat dealing the hand, written only when there are several."""
+    found: Event = {"ruleset_file": ruleset.given_path} if ruleset.given_path else {}
+    if len(dealers) > 1:
+        found["dealers"] = sorted(dealers)
+    return {
+        "type": "start", "version": SCHEMA_VERSION, "ruleset": ruleset.id,
+        "ruleset_sha256": ruleset.sha256, **found, "options": dict(options), "seed": seed,
+        "hand": hand, "dealer": dealer, "players": players,
+    }  # fmt: skip
+
+
+def deal(dice: Iterable[int], hands: list[str], wall: int) -> Event:
+    return {"type": "deal", "dice": list(dice), "hands": hands, "wall": wall}
+
+
+def opening(
+    seat: int, hands: list[dict[str, Any]], birds: Iterable[Tile], dice: list[int],
+    hits: dict[int, int], settle: str,
+) -> Event:  # fmt: skip
+    return {
+        "type": "opening", "seat": seat, "hands": hands, "birds": _names(birds), "dice": dice,
+        "hits": {str(k): v for k, v in sorted(hits.items())}, "settle": settle,
+    }  # fmt: skip
+
+
+def exchange(
+    direction: str, dice: list[int], gave: list[str], received: list[str], hands: list[str]
+) -> Event:
+    return {"type": "exchange", "direction": direction, "dice": dice, "gave": gave,
+            "received": received, "hands": hands}  # fmt: skip
+
+
+def void(suits: list[str]) -> Event:
+    return {"type": "void", "suits": suits}
+
+
+def phase(name: str, seat: int) -> Event:
+    return {"type": "phase", "phase": name, "seat": seat}
+
+
+def act(seat: int, action: dict[str, Any]) -> Event:
+    return {"type": "act", "seat": seat, "action": action}
+
+
+def draw(seat: int, tile: Tile, last_tile: bool) -> Event:
+    """A tile drawn from the front of the wall."""
+    return {"type": "draw", "seat": seat, "tile": _NAMES[tile], "source": "front",
+            "last_tile": last_tile}  # fmt: skip
+
+
+def discard(
+    seat: int, tile: Tile, *, claimable: bool | None = None, exposed: bool = False
+) -> Event:
+    """``claimable``: given for tiles shown apart (kong tiles, 海底 tiles taken together);
+    ``exposed``: a last tile shown by its taker."""
+    event: Event = {"type": "discard", "seat": seat, "tile": _NAMES[tile]}
+    if claimable is not None:
+        event["claimable"] = claimable
+    if exposed:
+        event["exposed"] = True
+    return event
+
+
+def claim(seat: int, kind: str, tile: Tile, discarder: int, taken: Tile | None = None) -> Event:
+    """``taken``: in a joint round, the tile taken from the discards."""
+    event: Event = {"type": "claim", "seat": seat, "kind": kind, "tile": _NAMES[tile],
+                    "from": discarder}  # fmt: skip
+    if taken is not None:
+        event["taken"] = _NAMES[taken]
+    return event
+
+
+def kong(seat: int, kind: str, tile: Tile | None, provider: int | None = None) -> Event:
+    """``tile`` None: a concealed kong kept face down; ``provider``: a direct kong's discarder."""
+    event: Event = {"type": "kong", "seat": seat, "kind": kind,
+                    "tile": None if tile is None else _NAMES[tile]}  # fmt: skip
+    if provider is not None:
+        event["from"] = provider
+    return event
+
+
+def replacement(seat: int, method: str, tiles: Iterable[Tile], dice: list[int]) -> Event:
+    return {"type": "replacement", "seat": seat, "method": method, "tiles": _names(tiles),
+            "dice": dice}  # fmt: skip
+
+
+def win(
+    seats: Iterable[int], tiles: Iterable[Tile], context: Iterable[str],
+    hands: list[dict[str, Any]], discarder: int | None,
+    seat_tiles: dict[int, tuple[Tile, ...]] | None = None,
+) -> Event:  # fmt: skip
+    """``seat_tiles``: each winner's tiles, when the winners of a joint round won on
+    different tiles."""
+    event: Event = {"type": "win", "seats": list(seats), "tiles": _names(tiles),
+                    "context": sorted(context), "hands": hands, "from": discarder}  # fmt: skip
+    if seat_tiles is not None:
+        event["seat_tiles"] = {str(s): _names(won) for s, won in seat_tiles.items()}
+    return event
+
+
+def bird(tiles: Iterable[Tile], hits: dict[int, int]) -> Event:
+    return {"type": "bird", "tiles": _names(tiles),
+            "hits": {str(s): n for s, n in sorted(hits.items())}}  # fmt: skip
+
+
+def payment(amount: int, reasons: Iterable[str], payer: int, payee: int) -> Event:
+    return {"type": "payment", "amount": amount, "reasons": list(reasons), "from": payer,
+            "to": payee}  # fmt: skip
+
+
+def end(
+    reason: str, deltas: list[int], winners: list[int], next_dealer: int, hands: list[str],
+    wall: int, next_dealers: Collection[int] = (),
+) -> Event:  # fmt: skip
+    """``next_dealers``: every seat dealing the next hand, written only when there are
+    several."""
+    event: Event = {"type": "end", "reason": reason, "deltas": deltas, "winners": winners,
+                    "next_dealer": next_dealer, "hands": hands, "wall": wall}  # fmt: skip
+    if len(next_dealers) > 1:
+        event["next_dealers"] = sorted(next_dealers)
+    return event
 
 
 def option_settings(ruleset: Ruleset) -> dict[str, Any]:

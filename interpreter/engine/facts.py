@@ -1,34 +1,31 @@
 """What the engine records for the ruleset's facts about the table: who fed the kong being
 played on (点杠), who took and who was first offered the last tile (海底), the first dealer
-of the match, the tiles face up on the table (绝张), whether a kong was made with the tile
-just drawn, and when a missed-win lock lifts.
+of the match, whether a kong was made with the tile just drawn, the opening hands, and the
+seats at the hand's first win (which ``dealer.next`` reads).
 
-Each step of play that changes one of them calls one function here, so that what is
-recorded, and when, stays in one place.
+The record is :class:`TableFacts`, kept on the table (``Table.facts``); each step of play
+that changes one of its facts calls one method of it, so that what is recorded, and when,
+stays in one place.  The facts worked out from the table when they are read stand where
+they are read: the tiles face up (``wins.visible``), the locks lifted
+(``flow.lift_locks``).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from random import Random
+from typing import Any
 
 from dsl import syntax
 from dsl.errors import EvaluationError
 from dsl.ruleset import Ruleset
 from dsl.situation import NOBODY
+from handcore.tiles import Tile
 from interpreter.settle import ruleset_memo
-from interpreter.tiles import Tile
-
-if TYPE_CHECKING:
-    from interpreter.engine.game import Game
-
-SEATS = ("kong_provider", "last_tile_taker", "last_tile_offered")
-"""The seat facts, as named in expressions, in scenarios and on :class:`TableFacts`."""
 
 
-@dataclass
+@dataclass(slots=True)
 class TableFacts:
     """The table facts of one hand, as play goes."""
 
@@ -45,12 +42,11 @@ class TableFacts:
     """The seat facts when the hand's first win was made (for ``dealer.next``)."""
 
     def drew(self, seat: int, last: bool) -> None:
-        """``seat`` drew from the front: no kong is being played on; ``last``: it drew the
-        last tile in its turn (offered it and took it)."""
+        """``seat`` drew from the front: no kong is being played on; ``last``: it drew a
+        last tile in its turn (so it was offered one)."""
         self.kong_provider = NOBODY
         if last:
             self.offered(seat)
-            self.last_tile_taker = seat
 
     def offered(self, seat: int) -> None:
         """The last tile is offered to ``seat`` (the first offer is the one remembered)."""
@@ -60,12 +56,9 @@ class TableFacts:
     def took_last(self, seat: int) -> None:
         self.last_tile_taker = seat
 
-    def replaced(self, seat: int, provider: int | None, takes_last: bool) -> None:
-        """``seat`` draws a kong's replacement; the kong took ``provider``'s discard (None:
-        none); ``takes_last``: the replacement takes the last tile(s) of the wall."""
+    def replaced(self, provider: int | None) -> None:
+        """A kong's replacement is drawn; the kong took ``provider``'s discard (None: none)."""
         self.kong_provider = NOBODY if provider is None else provider
-        if takes_last:
-            self.last_tile_taker = seat
 
     def claimed(self) -> None:
         """A chow, pung or kong on a discard: play is no longer on a kong's replacement."""
@@ -85,8 +78,12 @@ class TableFacts:
             self.at_first_win = self.seats()
 
     def seats(self) -> dict[str, int]:
-        """The seat facts now, by name."""
-        return {name: getattr(self, name) for name in SEATS}
+        """The seat facts now, by name (as expressions and hand records name them)."""
+        return {
+            "kong_provider": self.kong_provider,
+            "last_tile_taker": self.last_tile_taker,
+            "last_tile_offered": self.last_tile_offered,
+        }
 
     def for_dealer(self) -> dict[str, Any]:
         """The facts ``dealer.next`` reads: the seats at the first win (else at the end),
@@ -117,22 +114,22 @@ def _uses(expr: Any, name: str) -> bool:
     )
 
 
-def dealer_dice(game: Game) -> int:
-    """Two dice thrown for ``dealer.next`` (their total), if it reads ``dice``; else 0.
-    Thrown at the hand's end, they change nothing of the hand."""
-    memo = ruleset_memo(game.ruleset, "dealer dice")
+def dealer_dice(ruleset: Ruleset, next_dealer: Any, rng: Random) -> int:
+    """Two dice thrown from ``rng`` for ``dealer.next`` (their total), if it reads ``dice``;
+    else 0.  Thrown at the hand's end, they change nothing of the hand."""
+    memo = ruleset_memo(ruleset, "dealer dice")
     if not memo:
-        memo[True] = _uses(game.rules.next_dealer, "dice")
+        memo[True] = _uses(next_dealer, "dice")
     if not memo[True]:
         return 0
-    return game.rng.randint(1, 6) + game.rng.randint(1, 6)
+    return rng.randint(1, 6) + rng.randint(1, 6)
 
 
 def _nodes(node: Any) -> Iterator[Any]:
     yield node
     if isinstance(node, syntax.Node):
-        for f in fields(node):
-            yield from _children(getattr(node, f.name))
+        for value in vars(node).values():
+            yield from _children(value)
 
 
 def _children(value: Any) -> Iterator[Any]:
@@ -141,51 +138,6 @@ def _children(value: Any) -> Iterator[Any]:
     elif isinstance(value, tuple):
         for item in value:
             yield from _children(item)
-
-
-def face_up(game: Game) -> Counter[Tile]:
-    """Every tile face up on the table: discards, claimed melds and kongs (concealed ones
-    where they are shown), kong tiles shown apart."""
-    shown = game.rules.concealed_shown
-    found: Counter[Tile] = Counter(game.kong_tiles)
-    for p in game.players:
-        found.update(p.discards)
-        for m in p.melds:
-            if shown or not m.concealed:
-                found.update(m.tiles)
-    return found
-
-
-def visible(game: Game, tiles: Iterable[Tile], winning_face_up: bool) -> tuple[Tile, ...]:
-    """The face-up tiles as a win on ``tiles`` sees them: the winning tiles, when they are
-    themselves face up (a discard, a robbed kong's tile, kong tiles), left out once each.
-    Empty unless the ruleset reads ``visible``."""
-    if not game.facts.reads_visible:
-        return ()
-    found = face_up(game)
-    if winning_face_up:
-        found.subtract(tiles)
-    return tuple(sorted(found.elements()))
-
-
-def lift_locks(game: Game, seat: int, moment: str) -> None:
-    """``seat`` draws, claims or discards (``moment``): the missed-win locks that
-    ``restrictions.missed_win_until`` lifts then are lifted."""
-    until = game.rules.missed_win_until
-    if moment in _LIFTS[until]:
-        game.players[seat].clear_lock()
-    elif until == "dealer_discard" and moment == "discard" and seat == game.dealer:
-        for p in game.players:
-            p.clear_lock()
-
-
-_LIFTS = {
-    "own_draw": ("draw",),
-    "own_action": ("draw", "claim"),
-    "own_discard": ("discard",),
-    "dealer_discard": (),
-}
-"""The moments of a player's own that lift its lock, by ``missed_win_until``."""
 
 
 def next_dealer_seat(value: int, players: int) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.tiles import STANDARD
+from handcore.tiles import STANDARD
 
 MAX_INT = 2**63
 MAX_TEXT = 4096

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from interpreter import shapes
-from interpreter.tiles import STANDARD
+from handcore import shapes
+from handcore.tiles import STANDARD
 
 if TYPE_CHECKING:
     from interpreter.settle import Settlement

@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.state import SUIT_LETTERS
-from interpreter.tiles import STANDARD
+from handcore.tiles import STANDARD
+from interpreter.engine.state import SUIT_LETTERS, to_move
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+    from interpreter.engine.state import Table
 
 _TILE = {STANDARD.name(t): t for t in range(STANDARD.kinds)}
 
 
-def _melds(game: Game, seat: int) -> tuple[tuple[tuple[str, int, bool], ...], ...]:
+def _melds(game: Table, seat: int) -> tuple[tuple[tuple[str, int, bool], ...], ...]:
     shown_concealed = game.rules.concealed_shown
     melds = []
     for q, other in enumerate(game.players):
@@ -32,7 +32,7 @@ def _melds(game: Game, seat: int) -> tuple[tuple[tuple[str, int, bool], ...], ..
     return tuple(melds)
 
 
-def _claim(game: Game, seat: int) -> dict[str, Any] | None:
+def _claim(game: Table, seat: int) -> dict[str, Any] | None:
     rnd = game.round
     if rnd is None or game.phase != "claim":
         return None
@@ -42,7 +42,7 @@ def _claim(game: Game, seat: int) -> dict[str, Any] | None:
     }  # fmt: skip
 
 
-def _exchange(game: Game, seat: int) -> dict[str, tuple[int, ...]] | None:
+def _exchange(game: Table, seat: int) -> dict[str, tuple[int, ...]] | None:
     """The seat's own part of the exchange: the tiles it gave and (once passed) received."""
     if seat in game.exchanged:
         gave, received = game.exchanged[seat]
@@ -53,7 +53,7 @@ def _exchange(game: Game, seat: int) -> dict[str, tuple[int, ...]] | None:
     return None
 
 
-def _void(game: Game, seat: int) -> tuple[int | None, ...]:
+def _void(game: Table, seat: int) -> tuple[int | None, ...]:
     """Each seat's void suit (定缺) once all have chosen; before that, only the seat's own."""
     voids = [q.void for q in game.players]
     held = game.held.get(seat)
@@ -62,7 +62,7 @@ def _void(game: Game, seat: int) -> tuple[int | None, ...]:
     return tuple(voids)
 
 
-def _rivers(game: Game, seat: int) -> tuple[tuple[tuple[int, int | None], ...], ...]:
+def _rivers(game: Table, seat: int) -> tuple[tuple[tuple[int, int | None], ...], ...]:
     """Every tile each seat has discarded, in order, as ``(tile, taker)``: ``taker`` is the
     seat that claimed it or won on it (the nearest winner), None while it lies in the river.
 
@@ -100,25 +100,25 @@ def _take(river: list[list[Any]], name: str | None, seat: int) -> None:
             return
 
 
-def _missed_win(game: Game, seat: int) -> dict[str, Any] | None:
-    """The seat's own missed-win lock (过胡): what it may not win on a discard until the lock
-    ends (``until``: its next draw or its next action).  Only the seat knows it passed a win,
-    so other seats' locks are not observed.  None when no lock is set."""
+def _missed_win(game: Table, seat: int) -> dict[str, Any] | None:
+    """The seat's own missed-win lock (过胡): the wins it passed while the lock lasts (the
+    ruleset's ``restrictions.missed_win`` says which discards they lock) and when the lock ends
+    (``until``: its next draw or its next action).  Only the seat knows it passed a win, so
+    other seats' locks are not observed.  None when no lock is set."""
     p = game.players[seat]
-    if not (p.lock_all or p.lock_tiles or p.lock_value >= 0):
+    if not p.lock_tiles:
         return None
     return {
-        "any_tile": p.lock_all,
         "tiles": tuple(sorted(p.lock_tiles)),
-        "up_to_value": p.lock_value if p.lock_value >= 0 else None,
+        "value": p.lock_value,
         "until": game.rules.missed_win_until,
     }
 
 
-FIELDS: dict[str, Callable[[Game, int], Any]] = {
+FIELDS: dict[str, Callable[[Table, int], Any]] = {
     "seat": lambda g, s: s,
     "phase": lambda g, s: g.phase,
-    "to_move": lambda g, s: g.to_move(),
+    "to_move": lambda g, s: to_move(g),
     "dealer": lambda g, s: g.dealer,
     "players": lambda g, s: g.n,
     "hand": lambda g, s: tuple(g.players[s].hand()),
@@ -145,7 +145,7 @@ class Observation(Mapping[str, Any]):
 
     __slots__ = ("_game", "_moment", "_read", "_seat")
 
-    def __init__(self, game: Game, seat: int) -> None:
+    def __init__(self, game: Table, seat: int) -> None:
         self._game = game
         self._seat = seat
         self._moment = len(game.events)

@@ -11,26 +11,30 @@ then by the condition itself.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from dsl.errors import EvaluationError
 from dsl.ruleset import Ruleset
 from dsl.shape_audit import needs_shape
 from dsl.situation import HandMeld, Situation
-from interpreter import prefilter, shapes
+from handcore import shapes
+from handcore.suit_tables import MAX_MELDS, suit_tables
+from handcore.tiles import RANKS, STANDARD
+from interpreter import prefilter
 from interpreter.engine.events import option_settings
-from interpreter.scenario import Win
+from interpreter.hand_record import Win
 from interpreter.settle import SettlementError, WinResult, hand_types, refusal
-from interpreter.suit_tables import MAX_MELDS, suit_tables
-from interpreter.tiles import RANKS, STANDARD
 
 SUIT_INDEX = {suit.letter: i for i, suit in enumerate(STANDARD.suits)}
 CLAIM_KINDS = ("win", "kong", "pung", "chow")
+BEFORE_PLAY = ("exchange", "void")
+"""The table phases before play, in the order ``players.before_play`` gives by default."""
 _COMPLETION = suit_tables().completion
 
 
-def _trivial(expression: Any) -> bool:
-    return expression is None or getattr(expression, "text", None) == "true"
+def _trivial(expression: Any, text: str = "true") -> bool:
+    return expression is None or getattr(expression, "text", None) == text
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,8 @@ class Replacement:
     name: str
     source: str  # tail, front, dice_stack
     order: str
-    dice: str
+    dice: Any
+    """How many dice count the stack (an expression of section kong_dice)."""
     when_missing: str
     tiles: int
     requires_ready: bool
@@ -77,6 +82,9 @@ class Rules:
         """Tiles each seat passes after the deal (0: no exchange)."""
         self.exchange_same_suit = bool(exchange.get("same_suit", True))
         self.exchange_direction = str(exchange.get("direction", "clockwise"))
+        self.before_play = tuple(dict.fromkeys(players.get("before_play", BEFORE_PLAY)))
+        """The phases played between the deal and the first turn, in order (each when its
+        own section enables it)."""
         tiles = rs.get("tiles") or {}
         if tiles.get("honours"):
             raise NotImplementedError("honour tiles are not in the engine's tile set yet")
@@ -126,7 +134,7 @@ class Rules:
                 name=name,
                 source=spec.get("from", "tail"),
                 order=spec.get("order", "top_then_bottom"),
-                dice=spec.get("dice", "total"),
+                dice=spec.get("dice"),
                 when_missing=spec.get("when_missing", "reroll"),
                 tiles=int(spec.get("tiles", 1)),
                 requires_ready=bool(spec.get("requires_ready", False)),
@@ -143,31 +151,40 @@ class Rules:
         )
         if not self.replacements:  # a kong still needs a tile: one from the tail
             self.replacements = (
-                Replacement("replacement", "tail", "top_then_bottom", "total", "reroll", 1,
+                Replacement("replacement", "tail", "top_then_bottom", None, "reroll", 1,
                             False, False, False, True, 0, True, True),
             )  # fmt: skip
         self.kongs_allowed = "kong" in self.claims  # claims.kong.allowed governs every kong
         restrictions = rs.get("restrictions") or {}
-        self.missed_win = restrictions.get("missed_win", "none")
+        missed = restrictions.get("missed_win")
+        self.missed_win = None if _trivial(missed, "false") else missed
+        """Whether a player who passed a win may not win on a discard (None: never)."""
         self.missed_win_until = restrictions.get("missed_win_until", "own_draw")
-        self.void_suit = bool(restrictions.get("void_suit", False))
         self.declare_void = bool(restrictions.get("declare_void", False))
         self.must_win_last = int(restrictions.get("must_win_last", 0))
         requires = restrictions.get("win_requires")
         self.win_requires = None if _trivial(requires) else requires
+        self.void_suit = self._refuses_every_suit()
+        """Whether a win must lack a suit (缺一门), as win_requires says: bots plan for it."""
         wall_end = rs.get("wall_end") or {}
         self.reserved = int(wall_end.get("reserved", 0))
         self.last_tiles = int(wall_end.get("last_tiles", 0))
         self.roams = bool(wall_end.get("roams", False)) and self.last_tiles > 0
         self.offered_to = wall_end.get("offered_to", "all")
         self.tiles_per_taker = int(wall_end.get("tiles_per_taker", 1))
-        self.taker_pays = bool(wall_end.get("taker_pays_if_robbed", False))
         self.last_kong_draws = self.last_tiles > 0 and bool(wall_end.get("kong_draws", False))
-        self.mode = (rs.get("game_end") or {}).get("mode", "first_win")
+        game_end = rs.get("game_end") or {}
+        self.winners_leave = game_end.get("winners_leave")
+        self.ends = game_end.get("ends")
+        self.first_win = self.after_win(
+            Situation(keys=(0,) * len(STANDARD.suits), players=self.players, options=self.options)
+        )[1]
+        """Whether the hand ends at its first win (bots weigh the risk of a discard by it)."""
         self.min_value = int((rs.get("scoring") or {}).get("min_value", 0))
         birds = rs.get("birds") or {}
         self.bird_count = birds.get("count") if birds else None
-        self.birds_on_last = birds.get("on_last_tile", "last_tiles") if birds else "last_tiles"
+        self.birds_from_last = birds.get("from_last_tiles") if birds else None
+        """On a win on the last tile(s): whether they are the birds (None: they are)."""
         dealer = rs.get("dealer") or {}
         self.first_dealer = dealer.get("first", "random")
         self.next_dealer = dealer.get("next")
@@ -190,6 +207,38 @@ class Rules:
         self.unshaped_need: prefilter.Need | None = prefilter.any_of(forms)
         """Passes when a shape-free hand type may hold; None when one has no cheap test."""
         self._unshaped_after_one = prefilter.after_one_tile(forms)
+
+    def after_win(self, situation: Situation) -> tuple[bool, bool]:
+        """After a win (``situation``: its seats, players_in_game before it): whether the
+        winners leave the hand, and whether the hand ends."""
+        if self.winners_leave is None or self.ends is None:  # an abstract ruleset
+            return False, True
+        leave = bool(self.winners_leave(situation))
+        if leave:
+            left = situation.players_in_game - situation.winners
+            situation = replace(situation, players_in_game=left)
+        return leave, bool(self.ends(situation))
+
+    def _refuses_every_suit(self) -> bool:
+        """Whether win_requires refuses a complete hand of every suit in play but allows one
+        lacking a suit (缺一门)."""
+        if self.win_requires is None or len(self.suits) < 2:
+            return False
+        letters = [STANDARD.suits[i].letter for i in self.suits]
+        k = len(letters)
+        melds = " ".join(f"{'123' if i < k else '456'}{letters[i % k]}" for i in range(4))
+        every = f"{melds} 55{letters[-1]}"
+        lacking = " ".join(f"{run}{letters[0]}" for run in ("123", "456", "789", "234", "55"))
+        try:
+            return not self.win_requires(
+                Situation.from_notation(every, players=self.players, options=self.options)
+            ) and bool(
+                self.win_requires(
+                    Situation.from_notation(lacking, players=self.players, options=self.options)
+                )
+            )
+        except EvaluationError:
+            return False
 
     # --- does it win ------------------------------------------------------------------------
 
@@ -225,8 +274,8 @@ class Rules:
             or not any(when(situation) for when in self.shape_free)
         ):
             return None
-        if (self.void_suit or void is not None or self.win_requires is not None) and refusal(
-            situation, void, self.void_suit, len(self.suits), self.win_requires
+        if (void is not None or self.win_requires is not None) and refusal(
+            situation, void, self.win_requires
         ):
             return None
         result = self.hand_types(situation)

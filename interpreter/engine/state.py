@@ -1,20 +1,28 @@
-"""The pieces of a hand's state: each player's tiles, a claim round, the result."""
+"""A hand's state as plain records: the table (:class:`Table`), each player's tiles
+(:class:`Player`), a claim round (:class:`Round`), the result.  The phase handlers
+(``Phase``, one per phase name) are plain functions of a ``Table``; nothing here acts."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from random import Random
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld
-from interpreter import shapes
+from handcore import shapes
+from handcore.suit_tables import counts_of
+from handcore.tiles import RANKS, STANDARD, Tile
 from interpreter.engine.actions import Action
+from interpreter.engine.facts import TableFacts
+from interpreter.engine.wall import Wall
+from interpreter.hand_record import Kong
 from interpreter.settle import Settlement
-from interpreter.suit_tables import counts_of
-from interpreter.tiles import RANKS, STANDARD, Tile
 
 if TYPE_CHECKING:
-    from interpreter.engine.rules import Rules
+    from interpreter.engine.rules import Replacement, Rules
 
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
 EMPTY: frozenset[str] = frozenset()
@@ -51,7 +59,6 @@ class Player:
     in_game: bool = True
     locked: bool = False
     void: int | None = None
-    lock_all: bool = False
     lock_tiles: set[Tile] = field(default_factory=set)
     lock_value: int = -1
     turns: int = 0
@@ -86,12 +93,16 @@ class Player:
         return " ".join(_suit_notation(s, key) for s, key in enumerate(self.keys) if key)
 
     def clear_lock(self) -> None:
-        self.lock_all = False
         self.lock_tiles.clear()
         self.lock_value = -1
 
 
-@dataclass
+After = Callable[["Table", int, tuple[Any, ...]], None]
+"""What play does when nobody claims a round's tile: called with the table, the discarder
+and the round's ``data``."""
+
+
+@dataclass(slots=True)
 class Round:
     """Others answering one tile: a discard, a robbable kong, a last tile, a kong tile; or,
     in a joint round, several at once (``tiles``: the 开杠 tiles, 海底 tiles taken together)."""
@@ -100,6 +111,9 @@ class Round:
     discarder: int
     context: frozenset[str]
     then: str
+    """What the tile is: ``discard``, ``rob`` (a kong's tile), ``last`` (an exposed last
+    tile), ``kong_tile``."""
+    after: After
     options: dict[int, list[Action]]
     queue: list[int]
     values: dict[int, int]
@@ -129,3 +143,103 @@ class GameResult:
     settlements: tuple[Settlement, ...]
     next_dealers: frozenset[int] = frozenset()
     """Every seat dealing the next hand, ``next_dealer`` included (several: 通庄)."""
+
+
+class Phase(NamedTuple):
+    """A phase's handlers: the actions open to the seat to move, and carrying one out.
+
+    ``applies`` (phases before play only): whether the ruleset plays this phase at all."""
+
+    legal: Callable[[Table, int], list[Action]]
+    act: Callable[[Table, int, Action], None]
+    applies: Callable[[Rules], bool] | None = None
+
+
+@dataclass(slots=True, eq=False)
+class Table:
+    """Everything about one hand, as plain data: what the rules say (``rules``), the wall,
+    the players' tiles, whose move it is in which phase, and what has happened (events,
+    payments).  Every part of the engine reads and changes this record; only the phase
+    handlers and the functions they call change it."""
+
+    ruleset: Ruleset
+    rules: Rules
+    seed: int
+    rng: Random
+    dealer: int
+    n: int
+    wall: Wall
+    players: list[Player]
+    events: list[dict[str, Any]]
+    facts: TableFacts
+    """What the ruleset's table facts read, recorded as play goes (``facts``)."""
+    dealers: frozenset[int] = frozenset()
+    """Every seat dealing this hand: ``dealer``, and more under several-dealer rules (通庄)."""
+    phase: str = "deal"
+    current: int = 0
+    """The seat to move, outside claim rounds (the claim round's queue says who answers)."""
+    deltas: list[int] = field(default_factory=list)
+    settlements: list[Settlement] = field(default_factory=list)
+    win_events: list[tuple[tuple[int, ...], int | None]] = field(default_factory=list)
+    """Each win: its winners and discarder (None: self-drawn)."""
+    drawn: Tile | None = None
+    draw_ctx: frozenset[str] = EMPTY
+    kong_provider: int | None = None
+    kong_self_draw: bool = True
+    after_kong: bool = False
+    claims_made: bool = False
+    round: Round | None = None
+    kong_tiles: list[Tile] = field(default_factory=list)
+    """Tiles shown apart: a kong's replacement tiles, or 海底 tiles taken together."""
+    kong_method: Replacement | None = None
+    last_drawn: list[Tile] = field(default_factory=list)
+    offer_passes: int = 0
+    birds_taken: list[Tile] = field(default_factory=list)
+    kongs: list[Kong] = field(default_factory=list)
+    """Kongs made whose money their maker still holds (for transfers and refunds)."""
+    reason: str = ""
+    next_dealer: int = 0
+    """Who deals the next hand, worked out when the hand ends."""
+    next_dealers: frozenset[int] = frozenset()
+    """Every seat dealing the next hand, ``next_dealer`` included (``dealer.also``)."""
+    opening_due: Settlement | None = None
+    """Opening-hand payments kept for the end of the hand (``settle: at_end``)."""
+    held: dict[int, Action] = field(default_factory=dict)
+    """Choices made at once (exchange, void), unseen until every seat has chosen."""
+    exchanged: dict[int, tuple[list[Tile], list[Tile]]] = field(default_factory=dict)
+    """Each seat's (given, received) tiles once the exchange is done."""
+    win_values: dict[tuple[Any, ...], int | None] = field(default_factory=dict)
+    """Win values worked out in this hand, by everything they depend on."""
+    in_game_seats: frozenset[int] = frozenset()
+    orders: list[list[int]] = field(default_factory=list)
+    """For each seat, the seats still in the hand after it, nearest first."""
+    claimers: dict[str, list[list[int]]] = field(default_factory=dict)
+    """For each claim kind and discarder, the seats its ``from`` lets claim a tile."""
+    legal: tuple[int, list[Action]] | None = None
+    """The legal actions of the seat to move, once worked out (until the next action)."""
+
+
+def to_move(t: Table) -> int | None:
+    """The seat whose decision it is, or None when the hand is over."""
+    phase = t.phase
+    if phase == "over":
+        return None
+    if phase == "claim":
+        assert t.round is not None
+        return t.round.queue[0]
+    return t.current
+
+
+def seating(t: Table) -> None:
+    """Work out who is still in the hand and the seat orders after each seat (at the start,
+    and when winners leave)."""
+    players = t.players
+    t.in_game_seats = frozenset(s for s, p in enumerate(players) if p.in_game)
+    n = t.n
+    t.orders = [
+        [s for i in range(1, n) if players[s := (seat + i) % n].in_game] for seat in range(n)
+    ]
+    t.claimers = {
+        kind: [order[:1] if source == "previous" else order for order in t.orders]
+        for kind, (source, _) in t.rules.claims.items()
+    }

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from random import Random
 
-from interpreter.tiles import Tile
+from handcore.tiles import Tile
 
 _ORDERS = {
     "top_then_bottom": lambda top, bottom: (top, bottom),

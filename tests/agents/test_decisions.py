@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dsl.ruleset import load
-from interpreter import shapes
+from handcore import shapes
+from handcore.discards import discard_table
+from handcore.tiles import STANDARD
 from interpreter.agents import make_agent, reading
 from interpreter.agents.reading import View
-from interpreter.discards import discard_table
 from interpreter.engine.actions import PASS, Action
-from interpreter.tiles import STANDARD
 
 
 def tiles(text: str) -> list[int]:
@@ -216,3 +216,25 @@ def test_a_tile_claimed_from_an_opponents_river_is_its_own_discard() -> None:
     before = bot.danger(obs, view, 1, four)
     obs["rivers"] = ((), ((tiles("9s")[0], None), (four, 2)), (), ())  # seat 2 chowed its 4m
     assert bot.danger(obs, view, 1, four) < 0.5 * before
+
+
+def test_the_claims_parameter_declines_what_it_names() -> None:
+    """A far hand that a pung of 3p and a chow of 8p (7p-9p) both bring nearer: ``helps``
+    (the default) takes both, ``pungs`` only the pung, ``never`` neither."""
+    ruleset = load("changsha/qq2014")
+    hand = "111m 2568m 33p 479p"
+
+    def offered(tile: str, seat: int):
+        return observation(ruleset, hand, phase="claim",
+                           claim={"tile": tiles(tile)[0], "from": seat, "context": ()})  # fmt: skip
+
+    pung, chow = Action("pung", tiles("3p")[0]), Action("chow", tiles("7p")[0])
+    for claims, takes_pung, takes_chow in [
+        ("helps", True, True),
+        ("pungs", True, False),
+        ("never", False, False),
+    ]:
+        for bot in ("efficiency", "defensive"):
+            agent = make_agent(f"{bot}:claims={claims}", 0, ruleset=ruleset)
+            assert (agent.act(offered("3p", 2), [pung, PASS]) == pung) is takes_pung, (bot, claims)
+            assert (agent.act(offered("8p", 3), [chow, PASS]) == chow) is takes_chow, (bot, claims)

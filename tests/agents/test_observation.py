@@ -58,5 +58,6 @@ def test_a_passed_win_shows_in_the_passers_own_observation_only() -> None:
     game.apply(PASS, 2)
     assert game.to_move() == 1  # seat 1 has drawn; seat 2 has not drawn since its pass
     lock = game.observation(2)["missed_win"]
-    assert lock == {"any_tile": True, "tiles": (), "up_to_value": None, "until": "own_draw"}
+    # the 5m it passed, worth 1 (平胡); qq2014's missed_win (true) locks every discard
+    assert lock == {"tiles": (tile("5m"),), "value": 1, "until": "own_draw"}
     assert game.observation(1)["missed_win"] is None

@@ -77,6 +77,7 @@ TOKENS = [
     "all",
     "count",
     "sum",
+    "product",
     "min",
     "max",
     "held",
@@ -112,6 +113,8 @@ TOKENS = [
     "}",
     "chow",
     "kong",
+    "as",
+    "t",
 ]
 
 
@@ -196,8 +199,12 @@ def _expressions() -> st.SearchStrategy[str]:
             inner.map(lambda e: f"not {e}"),
             st.tuples(inner, inner, inner).map(lambda t: f"if {t[0]} then {t[1]} else {t[2]}"),
             st.tuples(
-                st.sampled_from(["all", "any", "count", "sum", "min", "max"]), inner, inner
+                st.sampled_from(["all", "any", "count", "sum", "product", "min", "max"]),
+                inner,
+                inner,
             ).map(lambda t: f"{t[0]}({t[1]}, {t[2]})"),
+            st.tuples(inner, inner).map(lambda t: f"any({t[0]} as t, {t[1]})"),
+            inner.map(lambda e: f"count(tiles as t, held(t + 1) > {e})"),
             inner.map(lambda e: f"standard(pair: {e})"),
             inner.map(lambda e: f"standard(melds: {e})"),
             inner.map(lambda e: f"{{{e}, 1}}"),
@@ -231,13 +238,16 @@ def _typed_expressions() -> st.SearchStrategy[str]:
                 "win_tile.rank",
                 "payer - dealer",
                 "sum(hands, value)",
+                "held(win_tile + 1)",
+                "(win_tile - 2).rank",
+                "count({win_tile + 8, 9s - 1})",
             ]
         ),
         lambda inner: st.one_of(
             st.tuples(inner, st.sampled_from(["+", "-", "*", "//", "%", "**"]), inner).map(
                 lambda t: f"({t[0]} {t[1]} {t[2]})"
             ),
-            st.tuples(st.sampled_from(["count", "sum", "max"]), inner).map(
+            st.tuples(st.sampled_from(["count", "sum", "product", "max"]), inner).map(
                 lambda t: f"{t[0]}(tiles, {t[1].replace('count(tiles)', 'rank')})"
             ),
             st.tuples(inner, inner).map(lambda t: f"sum({t[0]}..{t[1]})"),

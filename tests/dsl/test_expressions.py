@@ -9,6 +9,8 @@ from dataclasses import FrozenInstanceError
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dsl.expressions import (
     MAX_DEPTH,
@@ -24,7 +26,7 @@ from dsl.expressions import (
 from dsl.situation import NOBODY
 from dsl.syntax import Binary, Call, Name, parser
 from dsl.types import BOOL, INT, SEAT, TILE, collection
-from interpreter.tiles import STANDARD, TileError
+from handcore.tiles import STANDARD, TileError
 
 ROOT = Path(__file__).resolve().parents[2]
 OPTIONS = {"birds": "int", "cap": ("4he", "6he", "none"), "tiandi": "bool"}
@@ -115,6 +117,9 @@ PAIR_6 = hand("123m 456m 789m 234p 66s", win_tile="6s", self_draw=True)
         (PUNGS, "standard(melds: concealed)", False),
         (PURE, "9s in waits", True),
         (PURE, QUANQIUREN, False),
+        (PUNGS, "product(melds, if kind == kong then 2 else 1)", 2),
+        (PURE, "product(melds, 5)", 1),
+        (PURE, "product(tiles, rank) == 1*2*3*5*6*7*2*3*4*8*8*8*9*9", True),
     ],
 )
 def test_seed_hands(situation: Situation, expression: str, expected) -> None:
@@ -197,6 +202,44 @@ def test_seat_arithmetic_wraps_around_the_table() -> None:
     assert value("dealer + 1", three, "payment") == 0
     assert value("winner - dealer", three, "payment") == 1
     assert value("payer - 2", three, "payment") == 2
+
+
+def test_tile_arithmetic_stays_in_the_suit() -> None:
+    game = hand("111m 222m 333m 5777p 5p", win_tile="5p")
+    cases = {
+        "5m + 1 == 6m and 5m - 4 == 1m and 2 + 7s == 9s": True,
+        "win_tile + 2 == 7p and (win_tile - 3).rank == 2": True,
+        "(win_tile + 4).suit == win_tile.suit": True,
+        "held(1m + 1)": 3,
+        "held(9m + 1)": 0,  # past the suit's end: no tile, held 0 times
+        "held(1s - 1)": 0,
+        "held(9m + 1 - 1)": 0,  # no tile stays no tile
+        "9m + 1 == 1p": False,  # 10m is not 1p
+        "9m + 1 == 9p + 1": False,  # no tile equals nothing, not even no tile
+        "9m + 1 != 9p + 1": True,
+        "win_tile + 5 in tiles": False,
+        "count({win_tile + 5, win_tile + 1, 1m - 1})": 1,
+        "count(distinct_tiles, held(it + 1) >= 3)": 2,
+    }
+    for text, expected in cases.items():
+        assert value(text, game) == expected, text
+    with pytest.raises(EvaluationError, match="past the end of the suit") as caught:
+        value("(win_tile + 5).rank > 1", game)
+    assert (caught.value.offset, caught.value.length) == (1, 12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 26), st.integers(-10, 10))
+def test_tile_shift_is_the_tile_of_that_rank_or_none(tile: int, steps: int) -> None:
+    name = STANDARD.name(tile)
+    rank = tile % 9 + 1 + steps
+    game = hand(f"{name} {name}")
+    held = 2 if steps == 0 else 0
+    assert value(f"held({name} + {steps})", game) == (held if 1 <= rank <= 9 else 0)
+    shifted = f"{rank}{name[-1]}"
+    if 1 <= rank <= 9:
+        assert value(f"{name} + {steps} == {shifted} and {name} == {shifted} - {steps}", game)
+        assert value(f"({name} + {steps}).rank", game) == rank
 
 
 def test_options() -> None:
@@ -307,6 +350,10 @@ ERRORS = [
     ("if 1 then 2 else 3", "the condition after if is int", "bool", None, 3, 1),
     ("if true then 1 else false", "the else branch is bool", "int", None, 20, 5),
     ("winner == 1", "seat compared with int", "seat", None, 10, 1),
+    ("win_tile + true", "the right side of + is bool", "int", None, 11, 4),
+    ("win_tile - 1m", "the right side of - is tile", "int", None, 11, 2),
+    ("1 + 2 + win_tile.suit", "the right side of + is suit", "int", None, 8, 13),
+    ("held(5m + 1m)", "the right side of + is tile", "int", None, 10, 2),
     (
         "payer",
         "payer is not available in section hands (only in opening_payment, payment, "
@@ -401,6 +448,7 @@ def test_evaluation_is_bounded() -> None:
         ("count(1..(players + 1000000000))", "steps"),
         ("count(tiles, any(1..100000, it + rank == 0))", "steps"),
         ("count({1..(players + 10000000)})", "steps"),
+        ("product(1..(players + 36), 4)", "out of bounds (more than 2**62) in product"),
     ]:
         with pytest.raises(EvaluationError, match=re.escape(message)) as caught:
             value(text, nothing)

@@ -41,9 +41,9 @@ def test_all_claimed_needs_its_pair(ruleset: str, settings: list[str]) -> None:
     rules = load(ruleset, settings=settings)
     # Two unrelated tiles and four melds: no hand at all (it settled as 全求人 for 14 before).
     with pytest.raises(SettlementError, match="does not win"):
-        settle(rules, read_scenario_text(scenario(ruleset, "8m 3s", "3s")))
+        settle(rules, read_scenario_text(scenario(ruleset, "8m 3s", "3s")).hand)
     # qq2014 例13: "111万碰 678万吃 234索吃 999索碰 6砣，别人打出6砣胡牌".
-    won = settle(rules, read_scenario_text(scenario(ruleset, "6p 6p", "6p")))
+    won = settle(rules, read_scenario_text(scenario(ruleset, "6p 6p", "6p")).hand)
     assert "quanqiuren" in [h.id for h in won.wins[0].hands]
 
 

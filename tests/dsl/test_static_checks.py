@@ -113,7 +113,7 @@ def test_a_failing_rule_names_its_place_and_crosses_processes(tmp_path) -> None:
     rules = load(house(tmp_path, ZERO))
     scenario = read_scenario(str(REPO / "docs" / "scenarios" / "qq2014-birds.yaml"))
     with pytest.raises(EvaluationError) as caught:
-        settle(rules, scenario)
+        settle(rules, scenario.hand)
     error = caught.value
     assert error.problem is not None and error.problem.location.line == 5
     again = pickle.loads(pickle.dumps(error))

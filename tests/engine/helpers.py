@@ -6,10 +6,10 @@ from collections import Counter
 from random import Random
 
 from dsl.ruleset import Ruleset
+from handcore.tiles import STANDARD, Tile
 from interpreter.engine import Action, Game
 from interpreter.engine.game import deal_order
 from interpreter.engine.rules import Rules
-from interpreter.tiles import STANDARD, Tile
 
 
 def tiles(text: str) -> list[Tile]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.ruleset import load
+from dsl.ruleset import RulesetError, load
 from interpreter.engine import Game, replay
 from interpreter.engine.narrate import narrate
 
@@ -74,3 +74,43 @@ def test_a_log_from_before_the_void_event_still_replays(app):
     assert "定缺" in narrate(game.events)
     older = [e for e in game.events if e["type"] != "void"]
     assert replay(older, app).events == len(game.events) - 1
+
+
+def _ordered(tmp_path, phases: str):
+    """sichuan/app, 换三张 and 定缺 on, with ``players.before_play: phases``."""
+    path = tmp_path / "order.yaml"
+    path.write_text(
+        f"extends: sichuan/app\nruleset: {{title: order}}\nplayers:\n  before_play: {phases}\n",
+        encoding="utf-8",
+    )
+    return load(path, settings=["exchange=true", "dingque=true"])
+
+
+def _phases_played(ruleset):
+    game, _ = choose(ruleset, lambda p, s: 0)
+    entered = [e["phase"] for e in game.events if e["type"] == "phase"]
+    revealed = [e["type"] for e in game.events if e["type"] in ("void", "exchange")]
+    return game, entered, revealed
+
+
+def test_the_ruleset_orders_the_phases_before_play(app, tmp_path):
+    _, entered, revealed = _phases_played(app)
+    assert entered == ["exchange", "void", "turn"] and revealed == ["exchange", "void"]
+    game, entered, revealed = _phases_played(_ordered(tmp_path, "[void, exchange]"))
+    assert entered == ["void", "exchange", "turn"] and revealed == ["void", "exchange"]
+    assert game.phase == "turn" and game.to_move() == 1
+    while not game.is_over():  # the hand plays on, and its log replays
+        seat = game.to_move()
+        game.apply(game.legal_actions(seat)[-1], seat)
+    assert replay(game.events, game.ruleset).hands == 1
+
+
+def test_a_phase_left_out_of_before_play_is_not_played(tmp_path):
+    _, entered, revealed = _phases_played(_ordered(tmp_path, "[void]"))
+    assert entered == ["void", "turn"] and revealed == ["void"]
+
+
+def test_an_unknown_phase_before_play_is_refused_with_its_place(tmp_path):
+    with pytest.raises(RulesetError, match=r"order\.yaml:4") as error:
+        _ordered(tmp_path, "[void, piao]")
+    assert "exchange, void" in str(error.value)

@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from interpreter.tiles import STANDARD
+from handcore.tiles import STANDARD
 
 MJRULES = [sys.executable, "-c", "from interpreter.cli import main; main()"]
 

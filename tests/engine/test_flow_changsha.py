@@ -12,8 +12,8 @@ from collections import Counter
 import pytest
 
 from dsl.ruleset import Ruleset, load
+from handcore.tiles import STANDARD
 from interpreter.engine import Action
-from interpreter.tiles import STANDARD
 from tests.engine.helpers import next_dice, place_stack, rigged, tile
 
 PASS = Action("pass")

@@ -11,11 +11,11 @@ from random import Random
 import pytest
 
 from dsl.ruleset import load
+from handcore.tiles import STANDARD
 from interpreter.engine import Action, Game
 from interpreter.engine.match import first_dealer
 from interpreter.engine.rules import Rules
 from interpreter.engine.wall import Wall
-from interpreter.tiles import STANDARD
 from tests.engine.helpers import next_dice, place_stack, rigged, tile, tsumogiri
 
 PASS = Action("pass")

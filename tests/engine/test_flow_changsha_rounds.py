@@ -42,7 +42,7 @@ def events(game, kind: str) -> list[dict]:
 def worked_win(name: str) -> dict:
     """The first win of a worked example, settled as its scenario file gives it."""
     scenario = read_scenario(WORKED / name)
-    return settle(QQ, scenario).to_json()["wins"][0]
+    return settle(QQ, scenario.hand).to_json()["wins"][0]
 
 
 def same_hands(win: dict, example: dict) -> None:

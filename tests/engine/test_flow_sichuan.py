@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from dsl.ruleset import load
-from interpreter import shapes
+from handcore import shapes
 from interpreter.agents.reading import View
 from interpreter.engine import Action
 from interpreter.engine.actions import PASS

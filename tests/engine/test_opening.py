@@ -163,8 +163,8 @@ def test_the_cheap_tests_change_no_answer(rid):
     from random import Random
 
     from dsl.situation import Situation
-    from interpreter import shapes
-    from interpreter.tiles import STANDARD
+    from handcore import shapes
+    from handcore.tiles import STANDARD
 
     settings = ["yizhihua=true"] if rid == "changsha/full2007" else []
     ruleset = load(rid, settings=settings)

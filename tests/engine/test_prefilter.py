@@ -8,9 +8,10 @@ import pytest
 
 from dsl.ruleset import load
 from dsl.situation import HandMeld, Situation
-from interpreter import prefilter, shapes
+from handcore import shapes
+from handcore.tiles import STANDARD
+from interpreter import prefilter
 from interpreter.engine.rules import Rules
-from interpreter.tiles import STANDARD
 
 RULESETS = ["changsha/basic", "changsha/points20", "changsha/qq2014", "changsha/tutorial"]
 CONTEXTS = [(), ("kong_draw",), ("kong_discard",), ("robbing_kong",), ("last_tile",)]

@@ -18,7 +18,9 @@ import pytest
 from dsl.ruleset import load
 from dsl.situation import Situation
 from interpreter.engine import Action, Game
-from interpreter.engine.facts import dealer_dice, visible
+from interpreter.engine.facts import dealer_dice
+from interpreter.engine.payments import hand_record
+from interpreter.engine.wins import visible
 from tests.engine.helpers import rigged, tile, tiles, tsumogiri
 
 PASS = Action("pass")
@@ -138,8 +140,10 @@ def test_the_dice_are_thrown_only_when_the_next_dealer_reads_them():
     """Two dice, thrown at the hand's end: from the hand's own random stream, nothing else."""
     basic, qq2014 = Game(load("changsha/basic"), 5), Game(load("changsha/qq2014"), 5)
     state = qq2014.rng.getstate()
-    assert dealer_dice(qq2014) == 0 and qq2014.rng.getstate() == state
-    assert all(2 <= dealer_dice(basic) <= 12 for _ in range(20))
+    assert dealer_dice(qq2014.ruleset, qq2014.rules.next_dealer, qq2014.rng) == 0
+    assert qq2014.rng.getstate() == state
+    assert all(2 <= dealer_dice(basic.ruleset, basic.rules.next_dealer, basic.rng) <= 12
+               for _ in range(20))  # fmt: skip
 
 
 def test_sichuan_app_the_discarder_deals_or_the_dice_choose():
@@ -169,8 +173,9 @@ def test_a_match_passes_its_first_dealer_to_every_hand():
 def locked_seat_two(ruleset):
     """A game where seat 2 passed a win on the discard the dealer just made."""
     game = rigged(ruleset, {})
-    game.apply(Action("discard", tiles(game.players[0].notation())[0]), 0)
-    game.players[2].lock_all = True
+    discard = tiles(game.players[0].notation())[0]
+    game.apply(Action("discard", discard), 0)
+    game.players[2].lock_tiles.add(discard)
     return game
 
 
@@ -180,14 +185,14 @@ def test_a_lock_until_the_dealer_discards(tmp_path):
     lifts it when the dealer (seat 0) discards."""
     game = locked_seat_two(load("changsha/tutorial", settings=["lock_until=dealer_discard"]))
     tsumogiri(game, lambda g: g.phase == "turn" and g.current == 2)
-    assert game.players[2].lock_all  # drawn: still locked
+    assert game.players[2].lock_tiles  # drawn: still locked
     tsumogiri(game, lambda g: g.phase == "turn" and g.current == 0)
-    assert game.players[2].lock_all  # the dealer drew, not yet discarded
+    assert game.players[2].lock_tiles  # the dealer drew, not yet discarded
     game.apply(Action("discard", game.drawn), 0)
-    assert not game.players[2].lock_all
+    assert not game.players[2].lock_tiles
     plain = locked_seat_two(load("changsha/tutorial"))
     tsumogiri(plain, lambda g: g.phase == "turn" and g.current == 2)
-    assert not plain.players[2].lock_all  # 过手: the own draw lifts it
+    assert not plain.players[2].lock_tiles  # 过手: the own draw lifts it
 
 
 def test_a_lock_until_ones_own_discard(tmp_path):
@@ -197,9 +202,9 @@ def test_a_lock_until_ones_own_discard(tmp_path):
         variant(tmp_path, "changsha/tutorial", "restrictions: {missed_win_until: own_discard}")
     )
     tsumogiri(game, lambda g: g.phase == "turn" and g.current == 2)
-    assert game.players[2].lock_all
+    assert game.players[2].lock_tiles
     game.apply(Action("discard", game.drawn), 2)
-    assert not game.players[2].lock_all
+    assert not game.players[2].lock_tiles
 
 
 # --- kongs -------------------------------------------------------------------------------------
@@ -272,12 +277,12 @@ def test_the_tiles_face_up_are_counted_only_when_a_hand_type_reads_them(tmp_path
     games = [rigged(ruleset, {}, draws="9s 9s 9s") for ruleset in (plain, house)]
     for game in games:
         tsumogiri(game, lambda g: g.wall.drawable == 55 - 4)
-    assert not games[0].facts.reads_visible and visible(games[0], (), False) == ()
+    assert not games[0].facts.reads_visible and visible(games[0].state, (), False) == ()
     game = games[1]
     seen = Counter(t for p in game.players for t in p.discards)
     assert game.facts.reads_visible and seen[tile("9s")] == 3
-    assert Counter(visible(game, (), False)) == seen
-    assert Counter(visible(game, (tile("9s"),), True))[tile("9s")] == 2
+    assert Counter(visible(game.state, (), False)) == seen
+    assert Counter(visible(game.state, (tile("9s"),), True))[tile("9s")] == 2
 
 
 # --- several dealers (通庄) and opening hands --------------------------------------------------
@@ -316,6 +321,6 @@ def test_several_dealers_start_the_next_hand_and_replay():
 
     game = Game(load("changsha/full2007"), 7, 1, dealers=(2, 3))
     assert game.events[0]["dealers"] == [1, 2, 3] and game.dealers == {1, 2, 3}
-    assert game._scenario((), ()).dealers == {1, 2, 3}
+    assert hand_record(game.state, (), ()).dealers == {1, 2, 3}
     tsumogiri(game)
     assert replay(game.events).hands == 1

@@ -8,9 +8,9 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
+from handcore.tiles import STANDARD
 from interpreter.engine.actions import Action
 from interpreter.env import MahjongAEC, MahjongSeat, layout
-from interpreter.tiles import STANDARD
 
 RULESETS = ["changsha/qq2014", "sichuan/blog5"]
 

@@ -38,8 +38,8 @@ def test_the_engines_opening_hands_are_the_ruleset_conditions():
     """interpreter.opening (what the engine pays at the deal) finds what the bench counts."""
     opening = pytest.importorskip("interpreter.opening")
     from dsl.situation import Situation
-    from interpreter import shapes
-    from interpreter.tiles import STANDARD
+    from handcore import shapes
+    from handcore.tiles import STANDARD
 
     ruleset = load(RULESET, settings=SETTINGS)
     rules = Rules(ruleset)

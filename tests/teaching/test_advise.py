@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dsl.ruleset import load
-from interpreter import shapes
+from handcore import shapes
+from handcore.tiles import STANDARD
 from interpreter.advise import AdviceError, Option, _recommend, advise, observation, parse_melds
 from interpreter.agents import reading
-from interpreter.tiles import STANDARD
 
 MJRULES = [sys.executable, "-c", "from interpreter.cli import main; main()"]
 ISSUE_HAND = "123m 456p 789s 11m 23p"  # ready in shape on 1p 4p (mjrules hand)

@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from functools import cache, partial
 from typing import NamedTuple, TypeVar
 
-from interpreter import shapes
-from interpreter.shapes import Keys, SevenPairsForm
-from interpreter.suit_tables import COPIES, MAX_MELDS, POW, RANKS
-from interpreter.tiles import Tile
+from handcore import shapes
+from handcore.shapes import Keys, SevenPairsForm
+from handcore.suit_tables import COPIES, MAX_MELDS, POW, RANKS
+from handcore.tiles import Tile
 
 _DISTANCE_ID = shapes._DISTANCE_ID
 _SIGNATURE = shapes._T.signature

@@ -1,4 +1,5 @@
-"""The ruleset commands of ``mjrules``: ``list``, ``validate``, ``schema`` and ``explain``.
+"""The ruleset commands of ``mjrules``: ``list``, ``validate``, ``schema``, ``explain`` and
+``migrate``.
 
 Each is a plain ``click.Command`` that the ``mjrules`` group registers.  They print results on
 stdout and problems on stderr, exit 0 on success and 1 on invalid input, and never show a
@@ -284,4 +285,46 @@ def list_rulesets(as_json: bool) -> None:
         click.echo(f"{row['id']:<{width}}  {title}{extra}  [{row['from']}]")
 
 
-COMMANDS = (list_rulesets, validate, schema, explain)
+@click.command("migrate")
+@click.argument("file", metavar="FILE")
+@click.option("--write", is_flag=True, help="Save the rewritten file in place of FILE.")
+def migrate(file: str, write: bool) -> None:
+    """Rewrite a ruleset FILE of an older format in the current one, comments and layout kept.
+
+    Shows the changes as a unified diff on stdout; with --write saves them to FILE.  A file
+    already in the current format is left alone.  Exit code 0 on success, 1 on a file that
+    cannot be read or rewritten (the message says where).
+
+    \b
+    Examples:
+      mjrules migrate rulesets/house/ours.yaml            # see what changes
+      mjrules migrate rulesets/house/ours.yaml --write    # and save it
+    """
+    from dsl.migrate import FORMAT, MigrationError, migrate_text, unified_diff
+    from dsl.problems import ERROR, Location, make
+    from dsl.yaml_source import load_file
+
+    try:
+        text = load_file(file).source.text
+        migrated = migrate_text(text)
+    except RulesetError as exc:
+        _report(exc.problems)
+        sys.exit(1)
+    except MigrationError as exc:
+        where = Location(file, exc.line, exc.col)
+        _report([make(ERROR, exc.message, where, expected=exc.expected)])
+        sys.exit(1)
+    if migrated.text == text:
+        click.echo(f"{file}: already format {FORMAT}", err=True)
+        return
+    click.echo(unified_diff(text, migrated.text, file), nl=False)
+    if write:
+        try:
+            Path(file).write_text(migrated.text, encoding="utf-8")
+        except OSError as exc:
+            click.echo(f"{file}: cannot write: {exc.strerror}", err=True)
+            sys.exit(1)
+        click.echo(f"{file}: rewritten as format {FORMAT}", err=True)
+
+
+COMMANDS = (list_rulesets, validate, schema, explain, migrate)

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from itertools import product
 from typing import Literal, NamedTuple
 
-from interpreter.suit_tables import MAX_MELDS, POW, RANKS, suit_splits, suit_tables, untally
-from interpreter.tiles import Tile
+from handcore.suit_tables import MAX_MELDS, POW, RANKS, suit_splits, suit_tables, untally
+from handcore.tiles import Tile
 
 Keys = tuple[int, ...]
 SevenPairsForm = Literal["quads", "distinct"]

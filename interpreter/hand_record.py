@@ -1,0 +1,94 @@
+"""What happened in one hand, as settlement reads it: the hand record.
+
+The engine builds one when a hand is won, a kong made or the wall runs out; bots build one
+to price a win or a kong; the checker builds them to try a ruleset's payments; a scenario
+file (``interpreter.scenario``) is read into one.  Settlement takes only this record, so
+it never depends on where the hand came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dsl.problems import Location
+from dsl.situation import NOBODY, HandMeld
+from handcore.tiles import STANDARD, Tile, TileSet
+
+CONTEXTS = ("kong_draw", "kong_discard", "robbing_kong", "last_tile", "first_turn", "opening")
+"""How a hand can be won besides self-draw or discard: the flags of ``Win.context``."""
+KONG_KINDS = ("direct", "added", "concealed")
+
+
+@dataclass(frozen=True)
+class Win:
+    seat: int
+    concealed: tuple[Tile, ...]
+    """Concealed tiles without the winning tile(s)."""
+    melds: tuple[HandMeld, ...]
+    win_tiles: tuple[Tile, ...]
+    discarder: int | None
+    context: frozenset[str]
+    location: Location
+    """Where the win comes from, for messages (a place in a scenario file, or a label)."""
+
+    @property
+    def self_draw(self) -> bool:
+        return self.discarder is None
+
+
+@dataclass(frozen=True)
+class Unfinished:
+    """A player still in the game when the wall ran out: their concealed tiles and melds."""
+
+    seat: int
+    concealed: tuple[Tile, ...]
+    melds: tuple[HandMeld, ...]
+    location: Location
+
+
+@dataclass(frozen=True)
+class Kong:
+    seat: int
+    kind: str
+    """One of ``KONG_KINDS``."""
+    provider: int | None
+    in_game: frozenset[int] | None = None
+    """Seats still in when the kong was made, who paid its money (None: the record's)."""
+    from_draw: bool = False
+    """An added or concealed kong made with the tile just drawn (摸杠)."""
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    players: int
+    dealer: int
+    in_game: frozenset[int]
+    """Seats still playing when the wins happen (all, unless some already won and left)."""
+    wins: tuple[Win, ...] = ()
+    birds: tuple[Tile, ...] = ()
+    bird_dice: tuple[int, ...] = ()
+    kongs: tuple[Kong, ...] = ()
+    unfinished: tuple[Unfinished, ...] = ()
+    """Players still in when the wall ran out, for the end-of-wall payments."""
+    dealers: frozenset[int] = frozenset()
+    """Every seat dealing this hand: the dealer, and more under rules with several dealers."""
+    paid_kongs: tuple[Kong, ...] = ()
+    """Kongs whose money was paid earlier (in play, when each was made): not paid again, but
+    their money can still be transferred to a winner or refunded at the end."""
+    kong_provider: int = NOBODY
+    """Whose discard made the kong whose replacement (or the discard after it) is won on."""
+    last_tile_taker: int = NOBODY
+    last_tile_offered: int = NOBODY
+    visible: tuple[Tile, ...] = ()
+    """The tiles face up on the table when the hand is won, the winning tile left out."""
+
+    def __post_init__(self) -> None:
+        if not self.dealers:
+            object.__setattr__(self, "dealers", frozenset({self.dealer}))
+
+
+def meld_text(meld: HandMeld, tileset: TileSet = STANDARD) -> str:
+    """A meld as scenario files and settlement output write it: ``pung 999s``,
+    ``concealed kong 1111m`` (``dsl.situation.read_meld`` reads it back)."""
+    hidden = "concealed " if meld.kind == "kong" and meld.concealed else ""
+    return f"{hidden}{meld.kind} {tileset.format(meld.tiles)}"
