@@ -782,8 +782,9 @@ SECTIONS: Mapping[str, Section] = {
         doc="end-of-hand checks when the wall runs out (查叫, 花猪)",
     ),
     "missed_win": Section(
-        _BEFORE_BIRDS + _named(HOW_WON, "win_tile") + _named(FOUND, "value") + MISSED,
+        _BEFORE_BIRDS + _named(HOW_WON, "win_tile") + FOUND + MISSED,
         GENERIC_FUNCTIONS,
+        hand_types=True,
         doc="whether a player who passed a win may not win on this discard (过水)",
     ),
     "game_end": Section(

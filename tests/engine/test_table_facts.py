@@ -324,3 +324,53 @@ def test_several_dealers_start_the_next_hand_and_replay():
     assert hand_record(game.state, (), ()).dealers == {1, 2, 3}
     tsumogiri(game)
     assert replay(game.events).hands == 1
+
+
+ZHUOZHUANG = {
+    0: "1m 4m 2p 3p 8p 9p 1s 3s 4s 6s 8s 2m 5m 9m",
+    1: "234m 55m 78s 567p 999p",
+    2: "555s 123m 678m 46p 7s 9s",
+    3: "234p 567p 789m 11s 99s",
+}
+"""F0 475 例1: seat 1 waits on 6s or 9s (平胡, 2/5/8 pair); seat 3 discards 9s, then the dealer
+(seat 0) discards 6s in the same go-around."""
+BIG = {**ZHUOZHUANG, 1: "222m 555m 88s 99p 777p", 2: "555s 134m 678m 46p 7s 9s"}
+"""Seat 1 waits on 8s or 9p: on 9p a 碰碰胡 (大货), passed on 8s from seat 3."""
+
+
+@pytest.mark.parametrize(
+    ("hands", "draws", "option", "may_win"),
+    [
+        (ZHUOZHUANG, "1p 1p 9s 6s", False, False),
+        (ZHUOZHUANG, "1p 1p 9s 6s", True, True),
+        (BIG, "1p 1p 8s 9p", True, False),
+    ],
+)
+def test_zhuozhuang_a_plain_win_on_the_dealers_discard_despite_the_lock(
+    hands, draws, option, may_win
+):
+    """F0 473 「捉庄可以不受禁胡的原则限制。即如果C是庄家，一轮之内，B打出一张牌A可以胡但没有胡，
+    接着C在同一轮之内再打出一张牌，A可以胡牌」 under full2007's option ``zhuozhuang``, F0 483
+    「捉庄和仅限于平胡，大货不能捉庄」; without it, 禁胡 (F0 467) holds."""
+    ruleset = load("changsha/full2007", settings=[f"zhuozhuang={str(option).lower()}"])
+    game = rigged(ruleset, hands, draws=draws)
+    passed, caught = tiles(draws)[2:]
+    tsumogiri(game, lambda g: g.phase == "claim" and g.round.discarder == 3)
+    assert Action("win", passed) in game.legal_actions(1)
+    game.apply(PASS, 1)
+    tsumogiri(game, lambda g: g.phase == "claim" and g.round.discarder == 0)
+    assert game.round.tile == caught and game.players[1].lock_tiles
+    assert (Action("win", caught) in game.legal_actions(1)) == may_win
+
+
+def test_zhuozhuang_is_for_a_plain_win_on_the_dealer_alone():
+    """F0 483 「捉庄和仅限于平胡，大货不能捉庄」; a 闲's discard stays locked (例1 「但如果是闲家
+    打出的则不能胡」)."""
+    ruleset = load("changsha/full2007", settings=["zhuozhuang=true"])
+    rule = ruleset.get("restrictions")
+    locked = {"keys": (0, 0, 0), "dealer": 0, "winner": 1, "missed_tiles": frozenset({1}),
+              "options": ruleset.option_values}  # fmt: skip
+    plain, big = {"pinghu": 1}, {"pinghu": 1, "pengpenghu": 1}
+    assert not rule["missed_win"](Situation(discarder=0, hands=plain, **locked))
+    assert rule["missed_win"](Situation(discarder=0, hands=big, **locked))
+    assert rule["missed_win"](Situation(discarder=3, hands=plain, **locked))
