@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from dsl.migrations import MigrationError, at, literal_keys
+from dsl.migrations import MigrationError, at, literal_keys, phases
 
 FORMAT = 2
 """The format this version of mjrules writes and reads natively."""
@@ -28,6 +28,7 @@ Step = Callable[[Any], None]
 
 STEPS: list[Step] = [
     literal_keys.migrate,
+    phases.migrate,
 ]
 """Format 1 to FORMAT, in order.  A new step is a module under dsl/migrations/ exposing
 ``migrate(doc) -> None``, appended here."""

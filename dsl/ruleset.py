@@ -38,6 +38,7 @@ from dsl.problems import (
     sorted_problems,
 )
 from dsl.structure import SECTIONS, Context, ExprSource, check
+from dsl.types import BOOL, INT, SEAT, SUIT, TILE, collection
 from dsl.yaml_source import Node, load_file, load_text
 
 MAX_EXTENDS_DEPTH = 8
@@ -717,25 +718,134 @@ def _compile(
         for name, entry in (data.get(section) or {}).items():
             if entry and entry.get("class"):
                 classes[name] = entry["class"]
-    for source in ctx.expressions:
-        section = _section(source, data)
-        scope = scopes.get(section)
-        if scope is None:
-            try:
-                scope = _scope(Scope, section, kinds, classes)
-            except (ExpressionError, ValueError, KeyError) as exc:
-                ctx.problems.error(f"no expression scope '{section}': {exc}", source.node.location)
-                scopes[section] = False
+    # The values and defaults of choices come first: they make choice.NAME(seat) elsewhere.
+    first = [s for s in ctx.expressions if _choice_made(s)]
+    choices: dict[str, Any] = {}
+    for group in (first, [s for s in ctx.expressions if not _choice_made(s)]):
+        for source in group:
+            section = _section(source, data)
+            scope = scopes.get(section)
+            if scope is None:
+                try:
+                    scope = _scope(Scope, section, kinds, classes, choices)
+                except (ExpressionError, ValueError, KeyError) as exc:
+                    ctx.problems.error(
+                        f"no expression scope '{section}': {exc}", source.node.location
+                    )
+                    scopes[section] = False
+                    continue
+                scopes[section] = scope
+            if scope is False:
                 continue
-            scopes[section] = scope
-        if scope is False:
-            continue
-        try:
-            expression = compile_expression(source.text, scope, expect=source.result)
-            compiled[source.path] = replace(expression, origin=partial(_expression_problem, source))
-        except ExpressionError as exc:
-            ctx.problems.add(_expression_problem(source, exc))
+            try:
+                expression = compile_expression(source.text, scope, expect=source.result or None)
+                compiled[source.path] = replace(
+                    expression, origin=partial(_expression_problem, source)
+                )
+            except ExpressionError as exc:
+                ctx.problems.add(_expression_problem(source, exc))
+        if group is first:
+            choices = {
+                name: (kind, compiled.get(("choices", name, "default")))
+                for name, kind in choice_types(data, compiled, ctx).items()
+            }
+            scopes.clear()
     return compiled
+
+
+_ENGINE_NAMES = (
+    "discard", "win", "kong", "pung", "chow", "pass", "take",
+    "deal", "turn", "claim", "kong_tiles", "last_offer", "last_turn", "over",
+)  # fmt: skip
+"""The engine's own action kinds and phases: a choice's action and phase are named after the
+choice."""
+
+
+_CHOOSABLE = (INT, BOOL, SEAT, SUIT, TILE)
+"""What a choice of values may choose among."""
+
+
+def _at(ctx: Context, path: tuple[Any, ...]) -> Location:
+    """Where ``path`` is written, or the nearest entry around it."""
+    while path:
+        node = ctx.keys.get(path) or ctx.locations.get(path)
+        if node is not None:
+            return node.location
+        path = path[:-1]
+    return Location("<ruleset>", 1, 1)
+
+
+def _choice_made(source: ExprSource) -> bool:
+    """A choice's values or default: compiled before the fields that read choices."""
+    return source.path[0] == "choices" and source.path[-1] in ("values", "default")
+
+
+def choice_types(
+    data: Mapping[str, Any], compiled: Mapping[tuple[Any, ...], Any], ctx: Context
+) -> dict[str, Any]:
+    """The type of each choice's value: a collection of tiles for a choice of tiles, else the
+    element type of its values; what a choice's fields must agree on is checked here."""
+    found: dict[str, Any] = {}
+    for name, entry in (data.get("choices") or {}).items():
+        if not entry:
+            continue
+        where = _at(ctx, ("choices", name))
+        values = compiled.get(("choices", name, "values"))
+        tiles = entry.get("tiles") or 0
+        if name in _ENGINE_NAMES:
+            ctx.problems.error(
+                f"choice '{name}' has the name of one of the engine's actions or phases",
+                where,
+                expected="a name other than " + ", ".join(_ENGINE_NAMES),
+            )
+        if (values is None) == (not tiles) and not ctx.abstract:
+            ctx.problems.error(
+                f"choice '{name}' needs either values or tiles",
+                where,
+                expected="values: <collection> (a value), or tiles: N (a set of tiles)",
+            )
+            continue
+        if tiles:
+            kind = collection(TILE)
+        elif values is None:
+            continue
+        elif not values.type.is_collection or values.type.element not in _CHOOSABLE:
+            ctx.problems.error(
+                f"choices.{name}.values gives {values.type}",
+                _at(ctx, ("choices", name, "values")),
+                expected="a collection of int, bool, seat, suit or tile",
+            )
+            continue
+        else:
+            kind = values.type.element
+        effect = entry.get("effect")
+        if (effect == "exchange" and not tiles) or (effect == "void" and kind != SUIT):
+            ctx.problems.error(
+                f"choice '{name}' has effect {effect}, which needs "
+                + ("a choice of tiles" if effect == "exchange" else "suits as values"),
+                _at(ctx, ("choices", name, "effect")),
+                expected="tiles: N for exchange, suits for void",
+            )
+        default = compiled.get(("choices", name, "default"))
+        asks = getattr(entry.get("when"), "text", "true")
+        if default is None and asks != "true":
+            ctx.problems.error(
+                f"choice '{name}' does not ask every seat (when: {asks}) and has no default",
+                _at(ctx, ("choices", name, "when")),
+                expected="default: the value of a seat not asked",
+            )
+        if (
+            default is not None
+            and default.type != kind
+            and not (kind.is_collection and default.type.is_collection)
+        ):
+            ctx.problems.error(
+                f"choices.{name}.default gives {default.type}, the choice's values are {kind}",
+                _at(ctx, ("choices", name, "default")),
+                expected=str(kind),
+            )
+        found[name] = kind
+    return found
 
 
 def _section(source: ExprSource, data: Mapping[str, Any]) -> str:
@@ -787,9 +897,13 @@ def _audit_shapes(
 
 
 def _scope(
-    scope_type: Any, section: str, options: Mapping[str, Any], hands: Mapping[str, str]
+    scope_type: Any,
+    section: str,
+    options: Mapping[str, Any],
+    hands: Mapping[str, str],
+    choices: Mapping[str, Any],
 ) -> Any:
-    return scope_type.for_section(section, options=options, hands=hands)
+    return scope_type.for_section(section, options=options, hands=hands, choices=choices)
 
 
 def _expression_problem(source: ExprSource, exc: Any) -> Problem:

@@ -112,6 +112,10 @@ class Situation:
     kong_from_draw: bool = False
     visible: Mapping[Tile, int] = field(default_factory=dict)
     tileset: TileSet = STANDARD
+    seat: int | None = None
+    """The seat making a choice or a declaration."""
+    choices: Mapping[str, tuple] = field(default_factory=dict)
+    """Each choice's value for every seat, by choice name (read as ``choice.NAME(seat)``)."""
     missed_tiles: frozenset[Tile] = frozenset()
     missed_value: int = 0
     stacks: int = 0
@@ -128,6 +132,7 @@ class Situation:
             "claimer",
             "kong_seat",
             "provider",
+            "seat",
         ):
             seat = getattr(self, role)
             if seat is not None and not 0 <= seat < self.players:

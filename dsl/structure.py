@@ -1051,6 +1051,120 @@ SETTLEMENT_CHECK = Record(
     ),
 )
 
+CHOICE = Record(
+    "A choice every player makes at once, each unseen by the others until all have chosen "
+    "(飘, 定缺, 换三张, 买马 ...).  Its action's kind is its name; the value each seat chose is "
+    "choice.NAME(seat) in every expression.",
+    NAME,
+    Field("enabled", Condition(), "Whether it is played (often option.NAME).", default=True),
+    Field(
+        "at",
+        Choice("before_deal", "after_deal"),
+        "When: before the tiles are dealt, or after the deal and its opening hands.  Choices "
+        "at the same moment come in the order written.",
+        default="after_deal",
+        zh="时机",
+    ),
+    Field(
+        "values",
+        Expr("choices", ""),
+        "The values a seat may choose, a collection of numbers, seats, suits or yes/no "
+        "(for a choice of values; leave out with tiles).",
+        zh="选项",
+        example="0..3",
+    ),
+    Field(
+        "tiles",
+        Int(0, 13),
+        "Choose this many tiles of one's concealed hand instead of a value (0: a value).",
+        default=0,
+        zh="张数",
+    ),
+    Field(
+        "constraint",
+        Expr("choice_tiles", "bool"),
+        "For a choice of tiles, a condition on the tiles chosen (the hand's names describe "
+        "them); when no set of tiles meets it, any set may be chosen.",
+        default="true",
+        example="count(suits) == 1",
+    ),
+    Field(
+        "when",
+        Expr("choices", "bool"),
+        "Whether a seat is asked; a seat not asked takes the default.",
+        default="true",
+    ),
+    Field(
+        "default",
+        Expr("choices", ""),
+        "The value of a seat not asked, or of every seat when the choice is not enabled.",
+        zh="默认",
+        example="0",
+    ),
+    Field(
+        "effect",
+        Choice("none", "exchange", "void"),
+        "What the engine does with the choices once revealed: nothing (expressions read "
+        "them), exchange (each seat's chosen tiles pass to another seat, see direction), "
+        "void (the chosen suit is the seat's void suit: its tiles are discarded first, never "
+        "claimed, and a win holding one is refused).",
+        default="none",
+        zh="效果",
+    ),
+    Field(
+        "direction",
+        Choice("clockwise", "counterclockwise", "across", "random", "dice"),
+        "For effect exchange, where tiles go: counterclockwise to the next seat in turn "
+        "order (下家), clockwise to the previous (上家), across to the seat opposite; random: "
+        "one of these; dice: one die, 1-2 clockwise, 3-4 across, 5-6 counterclockwise.",
+        default="clockwise",
+        zh="方向",
+    ),
+)
+
+DECLARATION = Record(
+    "A hand paid during play when a condition appears after a draw or a kong (中途, e.g. "
+    "four of a kind in the concealed hand): the player declares it at once and the payers pay.",
+    NAME,
+    Field(
+        "after",
+        ListOf(Choice("draw", "kong")),
+        "The moments it is looked for: after a draw (replacement draws included), after a "
+        "kong is declared.",
+        default=("draw",),
+        zh="时机",
+    ),
+    Field(
+        "when",
+        Expr("declarations", "bool"),
+        "The condition on the player's hand; tile is the tile drawn or konged.",
+        required=True,
+        zh="条件",
+        example="count(concealed, it == tile) == 4",
+    ),
+    Field(
+        "once",
+        Bool(),
+        "Paid at most once per player and hand.",
+        default=False,
+    ),
+    Field(
+        "payers",
+        Expr("declarations", "collection of seat"),
+        "Who pays the declaring seat.",
+        default="players_in_game - {seat}",
+    ),
+    Field(
+        "amount",
+        Expr("declaration_payment", "int"),
+        "What each payer pays.",
+        required=True,
+        zh="分",
+        example="2",
+    ),
+    Field("enabled", Condition(), "Whether it exists (often option.NAME).", default=True),
+)
+
 STRUCTURE = Record(
     "A mahjong ruleset.",
     Field(
@@ -1151,45 +1265,6 @@ STRUCTURE = Record(
                 "Tiles each other player starts with.",
                 default=13,
                 zh="闲家起手",
-            ),
-            Field(
-                "exchange",
-                Record(
-                    "After the deal (and its opening hands), before 定缺 and play: each seat in "
-                    "turn order sets tiles aside, then all pass them in one direction.",
-                    Field("enabled", Condition(), "Whether the exchange is played.", default=False),
-                    Field("tiles", Int(1, 13), "Tiles each seat gives.", default=3, zh="张数"),
-                    Field(
-                        "same_suit",
-                        Bool(),
-                        "The tiles given must be of one suit (if a suit holds enough).",
-                        default=True,
-                        zh="同花色",
-                    ),
-                    Field(
-                        "direction",
-                        Choice("clockwise", "counterclockwise", "across", "random", "dice"),
-                        "Where tiles go: counterclockwise to the next seat in turn order (下家), "
-                        "clockwise to the previous (上家), across to the seat opposite; random: "
-                        "one of these; dice: one die, 1-2 clockwise, 3-4 across, 5-6 "
-                        "counterclockwise.",
-                        default="clockwise",
-                        zh="方向",
-                    ),
-                    zh="换牌",
-                ),
-                "Tiles passed between players after the deal (换三张).",
-                zh="换牌",
-            ),
-            Field(
-                "before_play",
-                ListOf(Choice("exchange", "void")),
-                "The table phases between the deal and the dealer's first turn, in the order "
-                "played: exchange (players.exchange), void (定缺, restrictions.declare_void). "
-                "Each is played when its own field enables it; one left out is not played.",
-                default=("exchange", "void"),
-                zh="开局阶段",
-                example="[void, exchange]",
             ),
             zh="人数与发牌",
         ),
@@ -1319,13 +1394,6 @@ STRUCTURE = Record(
                 default="own_draw",
             ),
             Field(
-                "declare_void",
-                Bool(),
-                "The void suit is declared at the start (定缺) and discarded first.",
-                default=False,
-                zh="定缺",
-            ),
-            Field(
                 "must_win_last",
                 Int(0, 20),
                 "In the last N tiles a player who can win must (0: never).",
@@ -1374,6 +1442,18 @@ STRUCTURE = Record(
         ),
         "Opening hands.",
         zh="起手胡",
+    ),
+    Field(
+        "choices",
+        Entries(CHOICE, "choice"),
+        "Choices every player makes at once before or after the deal (飘, 换三张, 定缺 ...).",
+        zh="选择",
+    ),
+    Field(
+        "declarations",
+        Entries(DECLARATION, "declaration"),
+        "Hands declared and paid during play (中途).",
+        zh="中途",
     ),
     Field(
         "wall_end",

@@ -309,6 +309,13 @@ class _ToNodes(Transformer):
         )
         return Call(*_span(meta), str(token), given)
 
+    def qualified_call(self, meta, subject, token, *arguments):
+        """``choice.piao(payer)``: a call of the function named ``choice.piao`` (any other
+        subject than a name makes a function name no scope has)."""
+        call = self.call(meta, token, *arguments)
+        prefix = subject.name if isinstance(subject, Name) else "(...)"
+        return Call(call.start, call.end, f"{prefix}.{token}", call.arguments)
+
     def named_argument(self, meta, token, value, element=None):
         if element is None:
             return Argument(*_span(meta), str(token), value)

@@ -445,6 +445,10 @@ OWN_KONG = (
 
 SETTLEMENT = (NameEntry("payee", SEAT, "the seat being paid", _seat("payee", "no payment")),)
 
+CHOOSER = (
+    NameEntry("seat", SEAT, "the seat choosing or declaring", _seat("seat", "no seat is choosing")),
+)
+DECLARED = (NameEntry("tile", TILE, "the tile just drawn or konged", _tile),)
 MISSED = (
     NameEntry(
         "missed_tiles",
@@ -781,6 +785,29 @@ SECTIONS: Mapping[str, Section] = {
         GENERIC_FUNCTIONS,
         doc="end-of-hand checks when the wall runs out (查叫, 花猪)",
     ),
+    # Choices and declarations: the hand names describe the chooser's concealed tiles (none
+    # before the deal), or in ``choice_tiles`` the tiles chosen.
+    "choices": Section(
+        CONSTANTS + GAME + IN_GAME + CHOOSER + HAND_SHAPE,
+        _ON_HAND,
+        doc="a choice every player makes at once (飘, 定缺 ...): its values, who is asked, "
+        "its default; the hand is the chooser's concealed tiles",
+    ),
+    "choice_tiles": Section(
+        CONSTANTS + GAME + CHOOSER + HAND_SHAPE,
+        _ON_HAND,
+        doc="the condition on a set of tiles chosen (换三张): the hand is the tiles chosen",
+    ),
+    "declarations": Section(
+        CONSTANTS + GAME + IN_GAME + CHOOSER + DECLARED + HAND_SHAPE,
+        _ON_HAND,
+        doc="a hand declared during play (中途): the declaring seat's hand after a draw or a kong",
+    ),
+    "declaration_payment": Section(
+        CONSTANTS + GAME + IN_GAME + CHOOSER + DECLARED + HAND_SHAPE + PAYER,
+        _ON_HAND,
+        doc="what each payer pays for a declared hand",
+    ),
     "missed_win": Section(
         _BEFORE_BIRDS + _named(HOW_WON, "win_tile") + FOUND + MISSED,
         GENERIC_FUNCTIONS,
@@ -798,6 +825,38 @@ SECTIONS: Mapping[str, Section] = {
         doc="how many dice count the stack a kong's replacement is drawn from",
     ),
 }
+
+CHOICE_PREFIX = "choice."
+"""A choice is read as a call ``choice.NAME(seat)``, a function of every section."""
+
+
+def choice_function(name: str, kind: Type, default: Callable[[Situation], Any] | None) -> Function:
+    """``choice.NAME(seat)``: the value ``seat`` chose, of type ``kind``; before the choice
+    is made (or where nobody made it: a scenario file), the choice's ``default`` for the seat."""
+
+    def read(s: Situation, seat: int) -> Any:
+        values = s.choices.get(name)
+        if values is not None:
+            return values[seat]
+        if default is None:
+            raise EvaluationError(
+                f"choice {name!r} has no value here: it is not made, and has no default", 0, 0
+            )
+        value = default(
+            Situation(keys=s.keys, seat=seat, dealer=s.dealer, players=s.players,
+                      options=s.options)
+        )  # fmt: skip
+        return tuple(sorted(value)) if isinstance(value, frozenset | tuple) else value
+
+    return Function(
+        CHOICE_PREFIX + name,
+        (Param("seat", SEAT, "a seat"),),
+        kind,
+        f"the value the seat chose for {name}",
+        read,
+        f"choice.{name}(payer)",
+    )
+
 
 OptionSpec = Any
 """An option's type: ``"int"``, ``"bool"``, a :class:`Type`, its allowed names, or any
@@ -845,6 +904,7 @@ class Scope:
         hands: Mapping[str, str] | Iterable[str] = (),
         classes: Iterable[str] = (),
         tileset: TileSet = STANDARD,
+        choices: Mapping[str, tuple[Type, Any]] | None = None,
     ) -> Scope:
         """The scope of ``section`` (one of ``SECTIONS``).
 
@@ -855,6 +915,8 @@ class Scope:
         collection of found hand types of that class (the class of a hand type comes from
         ``hands`` when it is a mapping, else from the situation's ``hand_classes``).
         A hand or class name that is already a vocabulary name is a ``ValueError``.
+        ``choices`` maps each declared choice to the type of its value and its compiled
+        default (or None), for ``choice.NAME(seat)``.
         """
         if section not in SECTIONS:
             raise ValueError(f"unknown section {section!r}; sections are {', '.join(SECTIONS)}")
@@ -867,6 +929,8 @@ class Scope:
                 names[entry.name] = entry
         declared = {name: option_type(name, spec) for name, spec in (options or {}).items()}
         functions = {f.name: f for f in chosen.functions}
+        for name, (kind, default) in (choices or {}).items():
+            functions[CHOICE_PREFIX + name] = choice_function(name, kind, default)
         return cls(section, names, functions, declared, tileset)
 
     def attributes(self, owner: Type) -> Mapping[str, AttributeEntry]:

@@ -21,13 +21,19 @@ from pettingzoo import AECEnv
 
 from dsl.ruleset import Ruleset, load
 from handcore.tiles import RANKS, STANDARD
+from interpreter import choices
 from interpreter.engine.actions import Action
 from interpreter.engine.game import Game
 from interpreter.engine.rules import Rules
 
 K = STANDARD.kinds
 SUITS = len(STANDARD.suits)
-PHASES = ("exchange", "void", "turn", "claim", "last_offer", "last_turn", "kong_tiles", "over")
+PHASES = (
+    "choose_tiles", "choose_value", "turn", "claim", "last_offer", "last_turn", "kong_tiles",
+    "over",
+)  # fmt: skip
+"""The phases an agent tells apart: a choice of the ruleset (of tiles, or of a value), then
+the engine's own."""
 SCORE_LIMIT = 1e6
 """Scores are clipped to ±this in the observation (the space must bound them)."""
 
@@ -37,18 +43,26 @@ class ActionSpace:
 
     Slots, in order: ``discard`` per tile kind; ``win``; ``pung`` per tile; ``chow`` per
     (lowest tile, place 0..2 of the claimed tile in it); ``kong`` per (tile, replacement
-    draw of the ruleset); ``pass``; ``take``; ``void`` per suit; ``exchange`` per suit (the
-    first legal set of that suit) and one ``exchange`` of mixed suits."""
+    draw of the ruleset); ``pass``; ``take``; then for each of the ruleset's choices, in order,
+    one slot per value it may take (``piao 2``, ``void m``), or for a choice of tiles one per
+    suit (the first legal set of that suit) and one of mixed suits (``exchange mixed``)."""
 
     def __init__(self, rules: Rules) -> None:
         names = [f"discard {STANDARD.name(t)}" for t in range(K)] + ["win"]
         names += [f"pung {STANDARD.name(t)}" for t in range(K)]
         names += [f"chow {STANDARD.name(t)} +{place}" for t in range(K) for place in range(3)]
+        self.ruleset_id = rules.id
         self.replacements = tuple(r.name for r in rules.replacements)
         names += [f"kong {STANDARD.name(t)} ({r})" for t in range(K) for r in self.replacements]
         names += ["pass", "take"]
-        names += [f"void {s.letter}" for s in STANDARD.suits]
-        names += [f"exchange {s.letter}" for s in STANDARD.suits] + ["exchange mixed"]
+        self.tile_choices: set[str] = set()
+        for choice, _enabled in choices.declared(rules.ruleset):
+            if choice.tiles:
+                self.tile_choices.add(choice.name)
+                keys = [s.letter for s in STANDARD.suits] + ["mixed"]
+            else:
+                keys = _values(choice, rules)
+            names += [f"{choice.name} {key}" for key in keys]
         self.names = tuple(names)
         self.index = {name: i for i, name in enumerate(names)}
 
@@ -64,16 +78,19 @@ class ActionSpace:
         if kind == "chow":
             place = (STANDARD.parse(action.option)[0] if action.option else claimed) - tile
             return self.index[f"chow {STANDARD.name(tile)} +{place}"]
-        if kind == "exchange":
+        if kind in self.tile_choices:
             suits = {t // RANKS for t in STANDARD.parse(action.option, check_copies=False)}
             key = STANDARD.suits[suits.pop()].letter if len(suits) == 1 else "mixed"
-            return self.index[f"exchange {key}"]
-        if kind == "void":
-            return self.index[f"void {action.option}"]
+            return self.index[f"{kind} {key}"]
         if kind in ("pung", "kong"):
             option = f" ({action.option})" if kind == "kong" else ""
             return self.index[f"{kind} {STANDARD.name(tile)}{option}"]
-        return self.index[kind]  # win, pass, take
+        if kind in ("win", "pass", "take"):
+            return self.index[kind]
+        found = self.index.get(f"{kind} {action.option}")
+        if found is None:
+            raise ValueError(f"the action space of {self.ruleset_id} has no slot for {action}")
+        return found
 
     def legal(self, game: Game, seat: int) -> dict[int, Action]:
         """Each legal slot of ``seat`` and the action it stands for (the first of the legal
@@ -83,6 +100,17 @@ class ActionSpace:
         for action in game.legal_actions(seat):
             out.setdefault(self.slot(action, claimed), action)
         return out
+
+
+def _values(choice: choices.Choice, rules: Rules) -> list[str]:
+    """Every value a choice may take, as text, for any seat (before the deal: the values of
+    a choice that depends on the hand are those of an empty one)."""
+    seen: dict[str, None] = {}
+    for seat in range(rules.players):
+        base = choices.situation(rules.ruleset, seat, 0, rules.players)
+        for value in sorted(choice.values(base)):
+            seen.setdefault(choices.text(choice, value))
+    return list(seen)
 
 
 def observation_size(players: int) -> int:
@@ -136,7 +164,12 @@ def encode(game: Game, seat: int) -> np.ndarray:
         parts["in_game"][i] = obs["in_game"][q]
         parts["scores"][i] = np.clip(obs["scores"][q], -SCORE_LIMIT, SCORE_LIMIT)
     parts["dealer"][order.index(obs["dealer"])] = 1
-    parts["phase"][PHASES.index(obs["phase"])] = 1
+    pending = obs["choice"]
+    if pending is not None:
+        phase = "choose_tiles" if pending["tiles"] else "choose_value"
+    else:
+        phase = obs["phase"]
+    parts["phase"][PHASES.index(phase)] = 1
     claim = obs["claim"]
     if claim is not None:
         np.add.at(parts["claim_tile"], list(claim["tiles"]), 1)

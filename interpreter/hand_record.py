@@ -8,7 +8,9 @@ it never depends on where the hand came from.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from dsl.problems import Location
 from dsl.situation import NOBODY, HandMeld
@@ -81,6 +83,8 @@ class HandRecord:
     last_tile_offered: int = NOBODY
     visible: tuple[Tile, ...] = ()
     """The tiles face up on the table when the hand is won, the winning tile left out."""
+    choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    """Each choice's value per seat (``choice.NAME(seat)``); a choice left out has its default."""
 
     def __post_init__(self) -> None:
         if not self.dealers:

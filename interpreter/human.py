@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 _PRIVATE = {"draw", "replacement"}
 """Events whose tiles only their seat sees."""
 _VERBS = {"discard": "discard", "win": "WIN (胡)", "kong": "kong (杠)", "pung": "pung (碰)",
-          "chow": "chow (吃)", "pass": "pass", "take": "take the last tile (海底)",
-          "void": "void suit (定缺)", "exchange": "exchange (换三张)"}  # fmt: skip
+          "chow": "chow (吃)", "pass": "pass", "take": "take the last tile (海底)"}  # fmt: skip
+"""The engine's own actions; a choice of the ruleset is shown by its name (``piao 2``)."""
 
 
 class Quit(Exception):
@@ -146,6 +146,14 @@ class HumanAgent:
         drawn = obs["drawn"]
         lines.append(f"your hand: {hand}" + (f"   drew {STANDARD.name(drawn)}" if drawn is not None
                                               and drawn >= 0 else ""))  # fmt: skip
+        pending = obs.get("choice")
+        if pending:
+            default = f"; default {pending['default']}" if pending["default"] is not None else ""
+            what = f"{pending['tiles']} tiles to give" if pending["tiles"] else "a value"
+            lines.append(
+                f"choose {pending['title']} ({pending['name']}): {what}, unseen by the others "
+                f"until all have chosen{default}"
+            )
         claim = obs["claim"]
         if claim:
             lines.append(

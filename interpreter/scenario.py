@@ -23,9 +23,10 @@ FORMAT_VERSION = 1
 KEYS = (
     "version", "ruleset", "options", "players", "dealer", "dealers", "wins", "birds",
     "bird_dice", "kongs", "in_game", "unfinished", "source", "quote", "note", "expect",
-    "document_arithmetic_wrong", "unsupported", "kong_provider", "last_tile_taker",
+    "document_arithmetic_wrong", "unsupported", "choices", "kong_provider", "last_tile_taker",
     "last_tile_offered", "visible",
 )  # fmt: skip
+SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
 TABLE_SEATS = ("kong_provider", "last_tile_taker", "last_tile_offered")
 """Seats of the table facts a scenario may give (absent: nobody)."""
 WIN_KEYS = ("seat", "hand", "melds", "win_tile", "win_tiles", "from", "context", "note")
@@ -113,6 +114,7 @@ class _Reader:
             name: self.seat(root.value[name], players) for name in TABLE_SEATS if name in root.value
         }
         visible = self.tiles_list(root.value.get("visible"))
+        choices = self.choices(root.value.get("choices"), players)
         self.consistent(wins, unfinished, in_game, in_game_node)
         self.copies(wins, birds, unfinished)
         if self.problems.has_errors:
@@ -129,6 +131,7 @@ class _Reader:
             unfinished=tuple(unfinished),
             visible=tuple(t for t, _ in visible),
             **table,
+            choices=choices,
         )
         return Scenario(
             path=self.path,
@@ -166,6 +169,34 @@ class _Reader:
             self.error(f"seat {value!r} is not a seat 0..{players - 1}", node)
             return 0
         return value
+
+    def choices(self, node: Node | None, players: int) -> dict[str, tuple[Any, ...]]:
+        """``choices: {NAME: [a value per seat]}``: numbers, true/false, a suit letter, or
+        tiles in notation (the ruleset's ``choices``; one left out has its default)."""
+        if node is None:
+            return {}
+        if node.kind != "map":
+            self.error("choices is a mapping of choice names to a value per seat", node)
+            return {}
+        found: dict[str, tuple[Any, ...]] = {}
+        for name, values in node.value.items():
+            items = self.sequence(values)
+            if len(items) != players:
+                self.error(
+                    f"choice {name!r} gives {len(items)} values", values,
+                    expected=f"a list of {players} values, one per seat",
+                )  # fmt: skip
+                continue
+            found[name] = tuple(self.chosen(item) for item in items)
+        return found
+
+    def chosen(self, node: Node) -> Any:
+        value = node.value
+        if isinstance(value, bool | int):
+            return value
+        if isinstance(value, str) and value in SUIT_LETTERS:
+            return SUIT_LETTERS.index(value)
+        return tuple(sorted(self.tiles(node)))
 
     def sequence(self, node: Node | None) -> list[Node]:
         if node is None:

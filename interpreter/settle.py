@@ -166,6 +166,7 @@ def _situation(
         last_tile_taker=scenario.last_tile_taker,
         last_tile_offered=scenario.last_tile_offered,
         visible=Counter(scenario.visible),
+        choices=scenario.choices,
     )
 
 
@@ -285,6 +286,7 @@ def _table(scenario: HandRecord, options: Mapping[str, Any], **seats: Any) -> Si
         dealers=scenario.dealers,
         players=scenario.players,
         options=options,
+        choices=scenario.choices,
         **seats,
     )
 

@@ -94,10 +94,8 @@ class EfficiencyAgent:
         kinds = reading.by_kind(legal)
         if "win" in kinds:
             return kinds["win"][0]
-        if "exchange" in kinds:
-            return reading.exchange_choice(obs["hand"], legal)
-        if "void" in kinds:
-            return reading.void_choice(View.of(obs), legal)
+        if obs.get("choice") is not None:
+            return reading.choose(obs, legal)
         seen = self._setup(obs)
         if "take" in kinds:
             m = len(seen.view.melds)

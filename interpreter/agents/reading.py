@@ -12,7 +12,7 @@ settlement pays for it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from random import Random
 from typing import Any
@@ -357,11 +357,26 @@ def kong_again_keys(view: View, tile: Tile) -> tuple[Keys, tuple[HandMeld, ...],
     return self_kong_keys(replace(view, counts=counts, keys=shapes.add_tile(view.keys, tile)), tile)
 
 
+def choose(
+    obs: Mapping[str, Any], legal: Sequence[Action], weight: Sequence[float] | None = None
+) -> Action:
+    """A choice the ruleset asks for (``obs["choice"]``), by what it does rather than its
+    name: a void suit by ``void_choice`` (``weight``: each suit's worth), tiles to give by
+    ``exchange_choice``, any other value its default when that is legal, else the first
+    (lowest) value."""
+    pending = obs["choice"]
+    if pending["effect"] == "void":
+        return void_choice(View.of(obs), legal, weight)
+    if pending["tiles"]:
+        return exchange_choice(obs["hand"], legal)
+    return next((a for a in legal if a.option == pending["default"]), legal[0])
+
+
 def void_choice(
     view: View, legal: Sequence[Action], weight: Sequence[float] | None = None
 ) -> Action:
     """定缺: the suit holding fewest tiles (then the least ``weight``, then the lower letter)."""
-    choices = [a for a in legal if a.kind == "void"]
+    choices = list(legal)
 
     def cost(a: Action) -> tuple[int, float, str]:
         s = SUIT_LETTERS.index(a.option)

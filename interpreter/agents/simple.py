@@ -24,12 +24,8 @@ class SimpleAgent:
         for kind in ("win", "take"):
             if kind in kinds:
                 return kinds[kind]
-        if "exchange" in kinds:
-            return reading.exchange_choice(observation["hand"], legal)
-        if "void" in kinds:
-            counts = STANDARD.counts(observation["hand"])
-            by_suit = {a: sum(counts[a_suit * 9 : a_suit * 9 + 9]) for a_suit, a in _suits(legal)}
-            return min(by_suit, key=lambda a: (by_suit[a], a.option))
+        if observation.get("choice") is not None:
+            return reading.choose(observation, legal)
         discards = [a for a in legal if a.kind == "discard"]
         if not discards:
             return kinds.get("pass", legal[0])
@@ -42,8 +38,3 @@ class SimpleAgent:
             key=lambda a: (shapes.shanten(shapes.add_tile(keys, a.tile, -1), melds, form), -a.tile),
         )
         return best
-
-
-def _suits(legal: Sequence[Action]) -> list[tuple[int, Action]]:
-    letters = [s.letter for s in STANDARD.suits]
-    return [(letters.index(a.option), a) for a in legal if a.kind == "void"]

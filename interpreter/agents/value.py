@@ -79,10 +79,9 @@ class ValueAgent:
             raise ValueError("the value bot needs the ruleset: in the observation or given")
         f = reading.facts(ruleset)
         view = View.of(obs)
-        if "exchange" in kinds:
-            return reading.exchange_choice(obs["hand"], legal)
-        if "void" in kinds:
-            return reading.void_choice(view, legal, self._suit_worth(view, f))
+        if obs.get("choice") is not None:
+            worth = self._suit_worth(view, f) if obs["choice"]["effect"] == "void" else None
+            return reading.choose(obs, legal, worth)
         void = reading.void_target(view, f.suits, f.void_suit)
         visible = reading.blind_visible(view, void)
         ctx = _Ctx(self, f, view, void, visible)

@@ -1,20 +1,23 @@
 """Actions a seat may take.  One small immutable value each, comparable and hashable.
 
 ``kind`` is one of ``discard``, ``win``, ``kong``, ``pung``, ``chow``, ``pass``, ``take``
-(the last tile(s), 海底), ``void`` (declare a void suit, 定缺), ``exchange`` (the tiles
-given in the exchange after the deal, as ``option`` in notation:
-``Action("exchange", option="239m")``).  ``tile`` is the tile
+(the last tile(s), 海底), or the name of one of the ruleset's ``choices`` (``void``,
+``exchange``, ``piao`` ...), whose ``option`` is the value chosen as text: a suit letter,
+tiles in notation (``Action("exchange", option="239m")``), a number.  ``tile`` is the tile
 concerned (for a chow its lowest tile; -1 when none), ``option`` names a choice the ruleset
-offers (the replacement draw after a kong, the suit letter of a void, the exchanged tiles).
+offers (the replacement draw after a kong, a chosen value).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 from handcore.tiles import STANDARD, Tile
 
-KINDS = ("discard", "win", "kong", "pung", "chow", "pass", "take", "void", "exchange")
+KINDS = ("discard", "win", "kong", "pung", "chow", "pass", "take")
+_CHOICE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+"""A choice's action is named after the ruleset's choice (``void``, ``exchange``, ``piao``)."""
 
 
 class Action(NamedTuple):
@@ -33,8 +36,11 @@ class Action(NamedTuple):
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Action:
         kind = data.get("kind")
-        if kind not in KINDS:
-            raise ValueError(f"unknown action kind {kind!r}; expected one of {', '.join(KINDS)}")
+        if not isinstance(kind, str) or not (kind in KINDS or _CHOICE_NAME.match(kind)):
+            raise ValueError(
+                f"unknown action kind {kind!r}; expected one of {', '.join(KINDS)} or the "
+                "name of a ruleset's choice"
+            )
         tile = STANDARD.parse(data["tile"])[0] if "tile" in data else -1
         return cls(kind, tile, str(data.get("option", "")))
 

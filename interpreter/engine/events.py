@@ -25,8 +25,8 @@ Event = dict[str, Any]
 
 SCHEMA_VERSION = 1
 TYPES = (
-    "start", "deal", "opening", "exchange", "void", "phase", "act", "draw", "discard", "claim",
-    "kong", "replacement", "win", "bird", "payment", "end",
+    "start", "deal", "opening", "exchange", "void", "choice", "phase", "act", "draw",
+    "declaration", "discard", "claim", "kong", "replacement", "win", "bird", "payment", "end",
 )  # fmt: skip
 
 
@@ -77,6 +77,11 @@ def void(suits: list[str]) -> Event:
     return {"type": "void", "suits": suits}
 
 
+def choice(name: str, values: list[Any]) -> Event:
+    """The values every seat chose in a choice without an effect of its own (None: none)."""
+    return {"type": "choice", "name": name, "values": values}
+
+
 def phase(name: str, seat: int) -> Event:
     return {"type": "phase", "phase": name, "seat": seat}
 
@@ -89,6 +94,11 @@ def draw(seat: int, tile: Tile, last_tile: bool) -> Event:
     """A tile drawn from the front of the wall."""
     return {"type": "draw", "seat": seat, "tile": _NAMES[tile], "source": "front",
             "last_tile": last_tile}  # fmt: skip
+
+
+def declaration(seat: int, name: str, tile: Tile) -> Event:
+    """A hand declared during play, after the draw or kong of ``tile``."""
+    return {"type": "declaration", "seat": seat, "name": name, "tile": _NAMES[tile]}
 
 
 def discard(

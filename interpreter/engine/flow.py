@@ -13,6 +13,7 @@ from dsl.situation import Situation
 from handcore import shapes
 from handcore.tiles import STANDARD, Tile
 from interpreter.engine import events
+from interpreter.engine.declarations import declare
 from interpreter.engine.facts import dealer_dice, next_dealer_seat
 from interpreter.engine.payments import hand_record, record
 from interpreter.engine.rules import _NOWHERE
@@ -42,6 +43,7 @@ def draw(t: Table, seat: int, last: bool) -> Tile:
     lift_locks(t, seat, "draw")
     t.drawn = tile
     t.events.append(events.draw(seat, tile, last))
+    declare(t, seat, tile, "draw")
     return tile
 
 

@@ -13,8 +13,9 @@ How it is built: the hand is one plain record, :class:`~interpreter.engine.state
 actions and its action, plain functions of the table) in ``PHASES``, keyed by the phase
 name, and ``Game`` is a thin façade that looks the phase up and calls it.  The phases:
 
-- before play, in the order ``players.before_play`` gives (``deal.BEFORE_PLAY``):
-  ``exchange`` (换三张) and ``void`` (定缺), both chosen at once;
+- before the deal and after it, one phase per choice of the ruleset (``choices``: 换三张,
+  定缺, 飘 ...), named after it and handled by ``choices.CHOICE``: every seat chooses at
+  once;
 - ``turn`` (``turn``: the player to move has drawn or claimed), ``claim`` (``claims``:
   others answer a discard, a robbable kong, an exposed last tile, a kong tile),
   ``kong_tiles`` (``kongs``: replacement tiles shown apart), ``last_offer`` and
@@ -22,12 +23,14 @@ name, and ``Game`` is a thin façade that looks the phase up and calls it.  The 
 
 The modules stand in layers, each importing only modules after it in this order:
 ``turn``, ``claims`` (the claim phase), ``kongs``, ``wall_end``, ``rounds`` (claim
-rounds opened), ``deal``, ``legal`` (what a seat may do), ``wins`` (what a win is worth;
-carrying it out), ``flow`` (draws, the next turn, the end), ``payments`` (settlement
-recorded), then ``state``, ``facts`` (the table facts rules read, recorded as play goes),
-``rules``, ``events`` (one typed constructor per event type), ``wall``.  A claim round
-carries what play does when nobody claims (``Round.after``), so opening one needs nothing
-above ``rounds``.
+rounds opened), ``deal``, ``choices`` (the choice phases), ``legal`` (what a seat may do),
+``wins`` (what a win is worth; carrying it out), ``flow`` (draws, the next turn, the end),
+``declarations`` (hands declared during play), ``payments`` (settlement recorded), then
+``state``, ``facts`` (the table facts rules read, recorded as play goes), ``rules``,
+``events`` (one typed constructor per event type), ``wall``.  A claim round carries what
+play does when nobody claims (``Round.after``), and the choices of a moment what play does
+after them (``Choosing.then``), so opening one needs nothing above ``rounds`` or
+``choices``.
 """
 
 from __future__ import annotations
@@ -41,8 +44,9 @@ from typing import Any
 from dsl.ruleset import Ruleset
 from handcore.tiles import STANDARD, Tile
 from interpreter.engine.actions import Action
+from interpreter.engine.choices import CHOICE, start_choices
 from interpreter.engine.claims import CLAIM
-from interpreter.engine.deal import BEFORE_PLAY, deal, deal_order
+from interpreter.engine.deal import deal, deal_order
 from interpreter.engine.events import act as act_event
 from interpreter.engine.events import start as start_event
 from interpreter.engine.facts import table_facts
@@ -68,14 +72,20 @@ __all__ = [
 ]  # fmt: skip
 
 PHASES: dict[str, Phase] = {
-    **BEFORE_PLAY,
     "turn": TURN,
     "claim": CLAIM,
     "kong_tiles": KONG_TILES,
     "last_offer": LAST_OFFER,
     "last_turn": LAST_TURN,
 }
-"""Every phase in which a seat decides, by name."""
+"""Every phase of play in which a seat decides, by name; a game adds one per choice its
+ruleset makes (``phases``)."""
+
+
+def phases(rules: Rules) -> dict[str, Phase]:
+    """The phases of a game under ``rules``: those of play, and each choice's, named after it."""
+    made = [c.name for at in rules.choices.values() for c in at]
+    return {**PHASES, **dict.fromkeys(made, CHOICE)} if made else PHASES
 
 
 def _read(name: str) -> Any:
@@ -121,8 +131,9 @@ class Game:
             facts=table_facts(ruleset, dealer if first_dealer is None else first_dealer),
             dealers=several, next_dealers=frozenset({dealer}),
         )  # fmt: skip
+        self.phases = phases(r)
         seating(t)
-        deal(t)
+        start_choices(t, "before_deal", deal)
 
     ruleset = _read("ruleset")
     rules = _read("rules")
@@ -146,6 +157,8 @@ class Game:
     exchanged = _read("exchanged")
     dealers = _read("dealers")
     facts = _read("facts")
+    choosing = _read("choosing")
+    chosen = _read("chosen")
 
     # --- the public contract ----------------------------------------------------------------
 
@@ -168,7 +181,7 @@ class Game:
         t = self.state
         legal = t.legal
         if legal is None or legal[0] != seat:
-            legal = t.legal = (seat, PHASES[t.phase].legal(t, seat))
+            legal = t.legal = (seat, self.phases[t.phase].legal(t, seat))
         return legal[1]
 
     def apply(self, action: Action, seat: int | None = None) -> None:
@@ -187,7 +200,7 @@ class Game:
             )
         t.legal = None
         t.events.append(act_event(mover, action.to_json()))
-        PHASES[t.phase].act(t, mover, action)
+        self.phases[t.phase].act(t, mover, action)
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see: its own hand, everyone's melds and discards, the public state.

@@ -12,6 +12,7 @@ from dsl.situation import HandMeld, Situation
 from handcore.tiles import STANDARD, Tile
 from interpreter.engine import events
 from interpreter.engine.actions import Action
+from interpreter.engine.declarations import declare
 from interpreter.engine.flow import end, lift_locks, start_turn, take_discard, took_last
 from interpreter.engine.legal import kong_context, replacement, win_or_pass
 from interpreter.engine.payments import hand_record, record
@@ -71,23 +72,26 @@ def rob_or_complete(
         data = (seat, tile, option, kind, provider)
         open_round(t, tile, seat, context, ("win",), "rob", _unrobbed, data)
     else:
-        complete_kong(t, seat, kind, provider, option)
+        complete_kong(t, seat, tile, kind, provider, option)
 
 
 def _unrobbed(t: Table, discarder: int, data: tuple[Any, ...]) -> None:
-    seat, _, option, kind, provider = data
-    complete_kong(t, seat, kind, provider, option)
+    seat, tile, option, kind, provider = data
+    complete_kong(t, seat, tile, kind, provider, option)
 
 
-def complete_kong(t: Table, seat: int, kind: str, provider: int | None, option: str) -> None:
-    """The kong stands (nobody robbed it): the one place a kong is recorded, its money
-    paid, then its replacement drawn."""
+def complete_kong(
+    t: Table, seat: int, tile: Tile, kind: str, provider: int | None, option: str
+) -> None:
+    """The kong of ``tile`` stands (nobody robbed it): the one place a kong is recorded, its
+    money paid, the hands declared on it, then its replacement drawn."""
     t.round = None
     drawn = kind != "direct" and t.facts.kong_from_draw
     kong = Kong(seat, kind, provider, t.in_game_seats, from_draw=drawn)
     t.kongs.append(kong)
     if t.rules.kong_payments:
         record(t, settle(t.ruleset, hand_record(t, (), (), kongs=(kong,))))
+    declare(t, seat, tile, "kong")
     _replace(t, seat, option, provider)
 
 
@@ -159,6 +163,7 @@ def _replace(t: Table, seat: int, name: str, provider: int | None) -> None:
         start_turn(t, t.orders[seat][0])
     elif rep.into_hand:
         p.add(tiles[0])
+        declare(t, seat, tiles[0], "draw")
         t.drawn = tiles[0]
         t.draw_ctx = context
         t.phase = "turn"

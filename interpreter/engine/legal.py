@@ -1,11 +1,11 @@
 """What a seat may do: the questions every phase asks before a decision (which tiles it may
-discard, which kongs and replacement draws are open to it, what it may claim, what it may
-give in the exchange).  Queries only: nothing here changes the table."""
+discard, which kongs and replacement draws are open to it, what it may claim).  Queries
+only: nothing here changes the table."""
 
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations, compress
+from itertools import compress
 
 from dsl.situation import HandMeld, Situation
 from handcore import shapes
@@ -13,7 +13,7 @@ from handcore.suit_tables import counts_of
 from handcore.tiles import RANKS, STANDARD, Tile
 from interpreter.engine.actions import DISCARDS, PASS, Action
 from interpreter.engine.rules import Replacement
-from interpreter.engine.state import EMPTY, Player, Table, fmt
+from interpreter.engine.state import EMPTY, Player, Table
 from interpreter.engine.wins import must_win, self_discarder, shown_wins, value, value_of, visible
 from interpreter.engine.wins import situation as win_situation
 
@@ -68,20 +68,6 @@ def win_or_pass(t: Table, seat: int) -> list[Action]:
     if win is None:
         return [PASS]
     return [win] if must_win(t) else [win, PASS]
-
-
-def exchange_actions(t: Table, seat: int) -> list[Action]:
-    """Every distinct set of ``tiles`` tiles the seat may give: from one suit when the
-    ruleset requires it (any tiles if no suit holds enough), else from the whole hand."""
-    r = t.rules
-    hand = t.players[seat].hand()
-    groups = [hand]
-    if r.exchange_same_suit:
-        groups = [[tile for tile in hand if tile // RANKS == s] for s in r.suits]
-        if not any(len(g) >= r.exchange_tiles for g in groups):
-            groups = [hand]
-    sets = sorted({c for g in groups for c in combinations(g, r.exchange_tiles)})
-    return [Action("exchange", option=fmt(c)) for c in sets]
 
 
 # --- kongs -------------------------------------------------------------------------------

@@ -79,6 +79,12 @@ def _scalar_map(value: Any) -> str:
     return ""
 
 
+def _scalar(value: Any) -> str:
+    """A number, true/false or text (a chosen value)."""
+    ok = _int(value) == "" or _bool(value) == "" or _text(value) == ""
+    return "" if ok else "a number, true/false or text"
+
+
 def _action(value: Any) -> str:
     if not isinstance(value, dict) or _text(value.get("kind")):
         return "an action {kind, tile?, option?}"
@@ -105,6 +111,8 @@ SCHEMA: dict[str, dict[str, Check]] = {
     },
     "exchange": {"direction": TEXT, "dice": INTS, "gave": TEXTS, "received": TEXTS, "hands": TEXTS},
     "void": {"suits": TEXTS},
+    "choice": {"name": TEXT, "values": _list(_or_null(_scalar))},
+    "declaration": {"seat": SEAT, "name": TEXT, "tile": TILE},
     "phase": {"phase": TEXT, "seat": SEAT},
     "act": {"seat": SEAT, "action": _action},
     "draw": {"seat": SEAT, "tile": TILE, "source": TEXT, "last_tile?": BOOL},

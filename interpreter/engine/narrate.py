@@ -145,6 +145,14 @@ def narrate(
                 "void suits (定缺): "
                 + ", ".join(f"{seat_name(i, dealers)} 缺{SUIT_NAMES[s]}" for i, s in voids)
             )
+        elif kind == "choice":
+            chosen = enumerate(event["values"])
+            lines.append(
+                f"{event['name']}: "
+                + ", ".join(f"{seat_name(i, dealers)} {'-' if v is None else v}" for i, v in chosen)
+            )
+        elif kind == "declaration":
+            lines.append(f"{name} declares {event['name']} with {tiles(event['tile'])}")
         elif kind == "draw":
             last = " (last tile)" if event.get("last_tile") else ""
             lines.append(f"{name} draws {tiles(event['tile'])}{last}")

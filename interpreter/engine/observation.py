@@ -12,7 +12,9 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from handcore.tiles import STANDARD
-from interpreter.engine.state import SUIT_LETTERS, to_move
+from interpreter import choices
+from interpreter.engine.choices import legal as choice_actions
+from interpreter.engine.state import to_move
 
 if TYPE_CHECKING:
     from interpreter.engine.state import Table
@@ -42,24 +44,64 @@ def _claim(game: Table, seat: int) -> dict[str, Any] | None:
     }  # fmt: skip
 
 
+def _held(game: Table, seat: int, effect: str) -> Any:
+    """The value the seat chose and holds unseen, in a choice with ``effect``; else None."""
+    state = game.choosing
+    held = game.held.get(seat)
+    if held is None or state is None or state.current is None:
+        return None
+    return state.offered[seat][held.option] if state.current.effect == effect else None
+
+
 def _exchange(game: Table, seat: int) -> dict[str, tuple[int, ...]] | None:
     """The seat's own part of the exchange: the tiles it gave and (once passed) received."""
     if seat in game.exchanged:
         gave, received = game.exchanged[seat]
         return {"gave": tuple(sorted(gave)), "received": tuple(sorted(received))}
-    held = game.held.get(seat)
-    if held is not None and held.kind == "exchange":
-        return {"gave": tuple(STANDARD.parse(held.option, check_copies=False)), "received": ()}
-    return None
+    held = _held(game, seat, "exchange")
+    return None if held is None else {"gave": tuple(held), "received": ()}
 
 
 def _void(game: Table, seat: int) -> tuple[int | None, ...]:
     """Each seat's void suit (定缺) once all have chosen; before that, only the seat's own."""
     voids = [q.void for q in game.players]
-    held = game.held.get(seat)
-    if held is not None and held.kind == "void":
-        voids[seat] = SUIT_LETTERS.index(held.option)
+    held = _held(game, seat, "void")
+    if held is not None:
+        voids[seat] = held
     return tuple(voids)
+
+
+def _choice(game: Table, seat: int) -> dict[str, Any] | None:
+    """The choice the seat is asked now, from the ruleset: its name, effect, how many tiles
+    (0: a value), the values it may choose (as their text, as the actions' ``option``) and
+    the default's text (None: none).  None when the seat is not choosing."""
+    state = game.choosing
+    if state is None or state.current is None or to_move(game) != seat:
+        return None
+    choice = state.current
+    default = choices.default(choice, choices.situation(game.ruleset, seat, game.dealer, game.n))
+    return {
+        "name": choice.name, "title": choice.title, "effect": choice.effect,
+        "tiles": choice.tiles, "values": tuple(a.option for a in choice_actions(game, seat)),
+        "default": None if default is None else choices.text(choice, default),
+    }  # fmt: skip
+
+
+def _choices(game: Table, seat: int) -> dict[str, tuple[Any, ...]]:
+    """Each choice's value per seat once all have chosen; of the choice being made, and of a
+    choice of tiles (the tiles given stay hidden), only the seat's own (others None)."""
+    private = {c.name for c, _ in choices.declared(game.ruleset) if c.tiles}
+    shown = {
+        name: tuple(v if q == seat or name not in private else None for q, v in enumerate(values))
+        for name, values in game.chosen.items()
+    }
+    state = game.choosing
+    held = game.held.get(seat)
+    if state is not None and state.current is not None and held is not None:
+        mine: list[Any] = [None] * game.n
+        mine[seat] = state.offered[seat][held.option]
+        shown[state.current.name] = tuple(mine)
+    return shown
 
 
 def _rivers(game: Table, seat: int) -> tuple[tuple[tuple[int, int | None], ...], ...]:
@@ -131,6 +173,8 @@ FIELDS: dict[str, Callable[[Table, int], Any]] = {
     "in_game": lambda g, s: tuple(q.in_game for q in g.players),
     "void": _void,
     "exchange": _exchange,
+    "choice": _choice,
+    "choices": _choices,
     "locked": lambda g, s: g.players[s].locked,
     "missed_win": _missed_win,
     "scores": lambda g, s: tuple(g.deltas),

@@ -22,14 +22,13 @@ from handcore import shapes
 from handcore.suit_tables import MAX_MELDS, suit_tables
 from handcore.tiles import RANKS, STANDARD
 from interpreter import prefilter
+from interpreter.choices import declarations, played
 from interpreter.engine.events import option_settings
 from interpreter.hand_record import Win
 from interpreter.settle import SettlementError, WinResult, hand_types, refusal
 
 SUIT_INDEX = {suit.letter: i for i, suit in enumerate(STANDARD.suits)}
 CLAIM_KINDS = ("win", "kong", "pung", "chow")
-BEFORE_PLAY = ("exchange", "void")
-"""The table phases before play, in the order ``players.before_play`` gives by default."""
 _COMPLETION = suit_tables().completion
 
 
@@ -77,14 +76,10 @@ class Rules:
         self.players = int(players.get("count", 4))
         self.dealer_tiles = int(players.get("dealer_tiles", 14))
         self.other_tiles = int(players.get("other_tiles", 13))
-        exchange = players.get("exchange") or {}
-        self.exchange_tiles = int(exchange.get("tiles", 3)) if exchange.get("enabled") else 0
-        """Tiles each seat passes after the deal (0: no exchange)."""
-        self.exchange_same_suit = bool(exchange.get("same_suit", True))
-        self.exchange_direction = str(exchange.get("direction", "clockwise"))
-        self.before_play = tuple(dict.fromkeys(players.get("before_play", BEFORE_PLAY)))
-        """The phases played between the deal and the first turn, in order (each when its
-        own section enables it)."""
+        self.choices = {at: played(rs, at) for at in ("before_deal", "after_deal")}
+        """The choices made before the deal and after it, each in the order written."""
+        self.declarations = declarations(rs)
+        """The hands declared during play, by the moment they are looked for."""
         tiles = rs.get("tiles") or {}
         if tiles.get("honours"):
             raise NotImplementedError("honour tiles are not in the engine's tile set yet")
@@ -160,7 +155,6 @@ class Rules:
         self.missed_win = None if _trivial(missed, "false") else missed
         """Whether a player who passed a win may not win on a discard (None: never)."""
         self.missed_win_until = restrictions.get("missed_win_until", "own_draw")
-        self.declare_void = bool(restrictions.get("declare_void", False))
         self.must_win_last = int(restrictions.get("must_win_last", 0))
         requires = restrictions.get("win_requires")
         self.win_requires = None if _trivial(requires) else requires

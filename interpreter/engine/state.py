@@ -22,6 +22,7 @@ from interpreter.hand_record import Kong
 from interpreter.settle import Settlement
 
 if TYPE_CHECKING:
+    from interpreter.choices import Choice
     from interpreter.engine.rules import Replacement, Rules
 
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
@@ -132,6 +133,19 @@ class Round:
         return TILES[action.option] if action.kind == "chow" else action.tile
 
 
+@dataclass(slots=True)
+class Choosing:
+    """The choices made at one moment (before or after the deal): those still to come, the
+    one being made, the seats it asks, each seat's options (by their text), and what play
+    does once they are all made (``then``: the deal, or the dealer's first turn)."""
+
+    queue: list[Choice]
+    then: Callable[[Table], None]
+    current: Choice | None = None
+    asked: list[int] = field(default_factory=list)
+    offered: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+
 @dataclass(frozen=True)
 class GameResult:
     reason: str
@@ -146,13 +160,10 @@ class GameResult:
 
 
 class Phase(NamedTuple):
-    """A phase's handlers: the actions open to the seat to move, and carrying one out.
-
-    ``applies`` (phases before play only): whether the ruleset plays this phase at all."""
+    """A phase's handlers: the actions open to the seat to move, and carrying one out."""
 
     legal: Callable[[Table, int], list[Action]]
     act: Callable[[Table, int, Action], None]
-    applies: Callable[[Rules], bool] | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -205,7 +216,13 @@ class Table:
     opening_due: Settlement | None = None
     """Opening-hand payments kept for the end of the hand (``settle: at_end``)."""
     held: dict[int, Action] = field(default_factory=dict)
-    """Choices made at once (exchange, void), unseen until every seat has chosen."""
+    """Choices made at once (the ruleset's ``choices``), unseen until every seat has chosen."""
+    choosing: Choosing | None = None
+    """The choices being made, in a choice's phase (None: none)."""
+    chosen: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    """Each choice's value per seat (``choice.NAME(seat)``), once revealed."""
+    declared: set[tuple[int, str]] = field(default_factory=set)
+    """The (seat, declaration) pairs declared in this hand."""
     exchanged: dict[int, tuple[list[Tile], list[Tile]]] = field(default_factory=dict)
     """Each seat's (given, received) tiles once the exchange is done."""
     win_values: dict[tuple[Any, ...], int | None] = field(default_factory=dict)

@@ -56,6 +56,7 @@ def situation(
         winners=frozenset((seat,)),
         options=t.rules.options,
         visible=Counter(seen),
+        choices=t.chosen,
     )
 
 

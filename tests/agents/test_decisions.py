@@ -43,8 +43,14 @@ def observation(
         "scores": (0,) * 4,
         "kong_tiles": (),
         "claim": claim,
+        "choice": _VOID if phase == "void" else None,
         "ruleset": ruleset,
     }
+
+
+_VOID = {"name": "void", "title": "定缺", "effect": "void", "tiles": 0,
+         "values": ("m", "p", "s"), "default": None}  # fmt: skip
+"""The void-suit choice as the observation describes it (sichuan rulesets' choices.void)."""
 
 
 def discards_of(hand: str) -> list[Action]:

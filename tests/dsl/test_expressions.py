@@ -357,7 +357,7 @@ ERRORS = [
     (
         "payer",
         "payer is not available in section hands (only in opening_payment, payment, "
-        "bird_multiplier, settlement)",
+        "bird_multiplier, settlement, declaration_payment)",
         "a name of this section",
         None,
         0,

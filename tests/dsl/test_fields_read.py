@@ -46,7 +46,11 @@ UNUSED_BY_SHIPPED = """\
 format: 2
 extends: sichuan/blog5
 ruleset: {title: the fields no shipped ruleset uses}
-players: {exchange: {enabled: true}}
+choices:
+  stake: {at: before_deal, values: 0..2, when: seat != dealer, default: 0}
+  exchange: {tiles: 3, constraint: count(suits) == 1, effect: exchange, direction: across}
+declarations:
+  drawn: {after: [draw, kong], when: true, once: true, amount: 1}
 settlement: {ready_check: {enabled: true, value: fixed, amount: 2}}
 """
 """An overlay that sets what the shipped rulesets leave at defaults no code path reads."""
@@ -132,6 +136,7 @@ def test_every_field_is_read_while_playing_and_settling(tmp_path: Path) -> None:
     overlay = tmp_path / "overlay.yaml"
     overlay.write_text(UNUSED_BY_SHIPPED, encoding="utf-8")
     Rules(tracked(load(str(overlay)), seen))
+    play(tracked(load(str(overlay)), seen), 1, "efficiency", hands=1)
     drawn_end = read_scenario(REPO / "docs" / "scenarios" / "blog5-drawn-end.yaml")
     settle(tracked(load(str(overlay)), seen), drawn_end.hand)
     assert unread(seen, walk()) == []

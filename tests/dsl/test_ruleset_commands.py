@@ -95,7 +95,7 @@ def test_explain() -> None:
     text = result.output
     assert "血战到底" in text and "source: 001_76942f0387627e0c.txt" in text
     assert "cap_fan (封顶 / cap) = 4" in text
-    assert "declare_void 定缺: no (option.dingque)" in text  # a literal field read from an option
+    assert "enabled: no (option.dingque)" in text  # a literal field read from an option (定缺)
     assert run("explain", "sichuan/blog5", "--json").exit_code == 0
     assert run("explain", "sichuan/nothing").exit_code == 1
 

@@ -59,8 +59,8 @@ tiles:
 hands:
   qidui: ~
   qingyise: {class: big, when: standard() and count(suits) == 1, source: house rule}
-restrictions:
-  declare_void: option.dingque
+kongs:
+  rob_exposed: option.dingque
 """,
         },
     )
@@ -72,7 +72,7 @@ restrictions:
     assert set(rs.hands) == {"pinghu", "qingyise"}
     assert rs.ruleset.title == {"zh": "child", "en": "child"}
     assert rs.ruleset.abstract is False  # never inherited
-    assert rs.restrictions.declare_void is False
+    assert rs.kongs.rob_exposed is False
     assert len(rs.files) == 2
     with pytest.raises(AttributeError):
         rs.claims.priority = ()
@@ -95,7 +95,7 @@ def test_options_presets_and_set(tmp_path: Path) -> None:
         **{
             "t/base": BASE,
             "t/child": "extends: t/base\nruleset: {title: c}\n"
-            "restrictions: {declare_void: option.dingque}\n",
+            "kongs: {rob_exposed: option.dingque}\n",
         },
     )
     rs = load("t/child", root=root)
@@ -104,8 +104,8 @@ def test_options_presets_and_set(tmp_path: Path) -> None:
     assert rs.option_values["birds"] == 4 and rs.option_values["cap"] == "6he"
     rs = load("t/child", root=root, preset="big", settings=["birds=6", "dingque=yes"])
     assert rs.option_values["birds"] == 6
-    assert rs.restrictions.declare_void is True
-    assert rs.option_refs[("restrictions", "declare_void")] == "dingque"
+    assert rs.kongs.rob_exposed is True
+    assert rs.option_refs[("kongs", "rob_exposed")] == "dingque"
 
 
 @pytest.mark.parametrize(

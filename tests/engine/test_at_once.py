@@ -23,7 +23,7 @@ def choose(ruleset, picks):
     saw (its whole observation and its legal actions) when it chose."""
     game = Game(ruleset, seed=12, dealer=1)
     seen = {}
-    while game.phase in AT_ONCE:
+    while game.choosing is not None:
         seat, phase = game.to_move(), game.phase
         legal = game.legal_actions(seat)
         seen[phase, seat] = (
@@ -76,11 +76,11 @@ def test_a_log_from_before_the_void_event_still_replays(app):
     assert replay(older, app).events == len(game.events) - 1
 
 
-def _ordered(tmp_path, phases: str):
-    """sichuan/app, 换三张 and 定缺 on, with ``players.before_play: phases``."""
+def _written(tmp_path, choices: str):
+    """sichuan/app, 换三张 and 定缺 on, with ``choices`` (YAML) over its own."""
     path = tmp_path / "order.yaml"
     path.write_text(
-        f"extends: sichuan/app\nruleset: {{title: order}}\nplayers:\n  before_play: {phases}\n",
+        f"format: 2\nextends: sichuan/app\nruleset: {{title: order}}\nchoices:\n{choices}",
         encoding="utf-8",
     )
     return load(path, settings=["exchange=true", "dingque=true"])
@@ -93,11 +93,18 @@ def _phases_played(ruleset):
     return game, entered, revealed
 
 
-def test_the_ruleset_orders_the_phases_before_play(app, tmp_path):
+# 换三张 again, after 定缺: written after the inherited void.
+LATE_EXCHANGE = """\
+  exchange: {enabled: false}
+  swap: {tiles: 3, constraint: count(suits) == 1, effect: exchange}
+"""
+
+
+def test_the_choices_are_made_in_the_order_written(app, tmp_path):
     _, entered, revealed = _phases_played(app)
     assert entered == ["exchange", "void", "turn"] and revealed == ["exchange", "void"]
-    game, entered, revealed = _phases_played(_ordered(tmp_path, "[void, exchange]"))
-    assert entered == ["void", "exchange", "turn"] and revealed == ["void", "exchange"]
+    game, entered, revealed = _phases_played(_written(tmp_path, LATE_EXCHANGE))
+    assert entered == ["void", "swap", "turn"] and revealed == ["void", "exchange"]
     assert game.phase == "turn" and game.to_move() == 1
     while not game.is_over():  # the hand plays on, and its log replays
         seat = game.to_move()
@@ -105,12 +112,19 @@ def test_the_ruleset_orders_the_phases_before_play(app, tmp_path):
     assert replay(game.events, game.ruleset).hands == 1
 
 
-def test_a_phase_left_out_of_before_play_is_not_played(tmp_path):
-    _, entered, revealed = _phases_played(_ordered(tmp_path, "[void]"))
+def test_a_choice_not_enabled_is_not_made(tmp_path):
+    _, entered, revealed = _phases_played(_written(tmp_path, "  exchange: {enabled: false}\n"))
     assert entered == ["void", "turn"] and revealed == ["void"]
 
 
-def test_an_unknown_phase_before_play_is_refused_with_its_place(tmp_path):
-    with pytest.raises(RulesetError, match=r"order\.yaml:4") as error:
-        _ordered(tmp_path, "[void, piao]")
-    assert "exchange, void" in str(error.value)
+def test_the_old_order_of_the_phases_is_refused_with_its_place(tmp_path):
+    """Format 2 orders choices as they are written; ``players.before_play`` is gone (``mjrules
+    migrate`` rewrites it)."""
+    path = tmp_path / "order.yaml"
+    path.write_text(
+        "format: 2\nextends: sichuan/app\nruleset: {title: order}\n"
+        "players:\n  before_play: [void, exchange]\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(RulesetError, match=r"order\.yaml:5:3: error: unknown key 'before_play'"):
+        load(path)

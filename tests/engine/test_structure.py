@@ -9,8 +9,8 @@ from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parents[2] / "interpreter" / "engine"
 ORDER = (
-    "game", "turn", "claims", "kongs", "wall_end", "rounds", "deal", "legal", "wins", "flow",
-    "payments", "state", "facts", "rules", "events", "wall", "actions",
+    "game", "turn", "claims", "kongs", "wall_end", "rounds", "deal", "choices", "legal", "wins",
+    "flow", "declarations", "payments", "state", "facts", "rules", "events", "wall", "actions",
 )  # fmt: skip
 """From the top: the order the module docstring of ``game`` gives."""
 
