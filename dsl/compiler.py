@@ -26,7 +26,7 @@ from typing import Any
 
 from dsl.errors import EvaluationError, ExpressionError
 from dsl.problems import Problem
-from dsl.situation import Situation
+from dsl.situation import NOBODY, Situation
 from dsl.syntax import (
     SYMBOL,
     Argument,
@@ -191,6 +191,13 @@ def _bounded(value: int, node: Node) -> int:
     raise EvaluationError(
         f"number out of bounds (more than 2**62) in {symbol}", node.start, node.end - node.start
     )
+
+
+def _seat(value: int) -> int:
+    """A seat to count from; ``nobody`` is none (placed on the expression by the caller)."""
+    if value == NOBODY:
+        raise EvaluationError("nobody is no seat: no seat comes before or after it", 0, 0)
+    return value
 
 
 def _located(node: Node, run: Run) -> Run:
@@ -745,9 +752,9 @@ class _Compiler:
             return checked, lambda f: _shift(b(f), a(f))
         self.reads()  # seats wrap around the table; collections are bounded by the budget
         if kind == "seat+int":
-            return checked, lambda f: (a(f) + b(f)) % f.situation.players
+            return checked, lambda f: (_seat(a(f)) + b(f)) % f.situation.players
         if kind == "int+seat":
-            return checked, lambda f: (a(f) + b(f)) % f.situation.players
+            return checked, lambda f: (a(f) + _seat(b(f))) % f.situation.players
         return checked, lambda f: _union(f, a(f), b(f))
 
     def sub(self, node: Binary, scope: Scope):
@@ -760,8 +767,10 @@ class _Compiler:
         if kind == "tile-int":
             return checked, lambda f: _shift(a(f), -b(f))
         self.reads()
-        if kind in ("seat-int", "seat-seat"):
-            return checked, lambda f: (a(f) - b(f)) % f.situation.players
+        if kind == "seat-int":
+            return checked, lambda f: (_seat(a(f)) - b(f)) % f.situation.players
+        if kind == "seat-seat":
+            return checked, lambda f: (_seat(a(f)) - _seat(b(f))) % f.situation.players
         if kind == "collection-element":
             return checked, lambda f: _difference(f, a(f), (b(f),))
         return checked, lambda f: _difference(f, a(f), b(f))

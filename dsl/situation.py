@@ -21,6 +21,13 @@ if TYPE_CHECKING:  # the hand tables load only when a hand is looked at
     from handcore.shapes import Keys
 
 MELD_KINDS = ("chow", "pung", "kong")
+NOBODY = -1
+"""The seat value ``nobody``: no seat holds the role (nobody took the last tile, a bird
+points at no one).  It is no seat: seat arithmetic on it is an error."""
+WAIT_SHAPES = ("single", "closed", "edge", "two_pairs", "open")
+"""How a winning tile completes a hand read as melds and a pair: the pair (单钓), the middle
+of a run (卡张), the 3 of 12 or the 7 of 89 (边张), a pung from one of two pairs (对倒), either
+end of a two-sided run (两面)."""
 
 
 class HandMeld(NamedTuple):
@@ -56,9 +63,12 @@ class Situation:
     found to its value, ``hand_classes`` each hand type to its class (when the scope was
     not told), ``value`` is the combined value of the hands found, ``tile`` the tile under
     consideration (a bird tile, a claimed discard), ``kong_seat`` and ``provider`` the
-    player making a kong and the one whose discard it took.  ``missed_tiles`` and
-    ``missed_value`` are the wins a player passed while its lock lasts (过水), ``stacks`` the
-    stacks left in the wall when a kong's replacement is counted by dice.
+    player making a kong and the one whose discard it took.  The table facts read by
+    payments and ``dealer.next`` (``kong_provider``, ``last_tile_taker``,
+    ``last_tile_offered``) are ``NOBODY`` when no seat holds the role; ``visible`` counts
+    the copies of each tile face up on the table, the winning tile left out.
+    ``missed_tiles`` and ``missed_value`` are the wins a player passed while its lock lasts
+    (过水), ``stacks`` the stacks left in the wall when a kong's replacement is counted by dice.
     """
 
     keys: Keys
@@ -90,6 +100,17 @@ class Situation:
     value: int = 0
     bird_hits: Mapping[int, int] = field(default_factory=dict)
     tile: Tile | None = None
+    bird_tiles: tuple[Tile, ...] = ()
+    first_dealer: int | None = None
+    dice: int = 0
+    kong_provider: int = NOBODY
+    last_tile_taker: int = NOBODY
+    last_tile_offered: int = NOBODY
+    ready: frozenset[int] = frozenset()
+    opening_winners: frozenset[int] = frozenset()
+    opening_bird_seats: frozenset[int] = frozenset()
+    kong_from_draw: bool = False
+    visible: Mapping[Tile, int] = field(default_factory=dict)
     tileset: TileSet = STANDARD
     seat: int | None = None
     """The seat making a choice or a declaration."""
@@ -120,6 +141,12 @@ class Situation:
             seat = getattr(self, role)
             if seat is not None and not 0 <= seat < self.players:
                 raise ValueError(f"{role} {seat} is not a seat 0..{self.players - 1}")
+        for role in ("kong_provider", "last_tile_taker", "last_tile_offered"):
+            seat = getattr(self, role)
+            if seat != NOBODY and not 0 <= seat < self.players:
+                raise ValueError(f"{role} {seat} is not a seat 0..{self.players - 1} or nobody")
+        if self.first_dealer is None:
+            object.__setattr__(self, "first_dealer", self.dealer)
         if self.players_in_game is None:
             object.__setattr__(self, "players_in_game", frozenset(range(self.players)))
         if self.winners is None:
@@ -213,11 +240,40 @@ class Situation:
             for d in hand_core().decompositions(self.keys)
         )
 
+    @cached_property
+    def wait_shapes(self) -> frozenset[str]:
+        """The shapes (``WAIT_SHAPES``) the winning tile completes, in every reading of the
+        hand as melds and a pair; none for a hand with no such reading."""
+        tile = self.win_tile
+        found: set[str] = set()
+        if tile is None:
+            return frozenset()
+        formed = len(self.melds)
+        for split in self.splits:
+            if split.pair == tile:
+                found.add("single")
+            for meld in split.melds[: len(split.melds) - formed]:
+                if tile in meld.tiles:
+                    found.add(_wait_shape(meld, tile))
+        return frozenset(found)
+
     def without_win_tile(self) -> Keys:
         """The concealed keys before the winning tile joined them."""
         if self.win_tile is None:
             return self.keys
         return hand_core().add_tile(self.keys, self.win_tile, -1)
+
+
+def _wait_shape(meld: HandMeld, tile: Tile) -> str:
+    """The shape ``tile`` completes as part of ``meld``, a meld formed in the hand."""
+    if meld.kind != "chow":
+        return "two_pairs"
+    low = meld.tile % RANKS
+    if tile == meld.tile + 1:
+        return "closed"
+    if (tile == meld.tile + 2 and low == 0) or (tile == meld.tile and low == RANKS - 3):
+        return "edge"
+    return "open"
 
 
 def read_meld(text: str, tileset: TileSet) -> HandMeld:

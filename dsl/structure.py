@@ -1335,6 +1335,16 @@ STRUCTURE = Record(
                 zh="下局庄",
                 example="if count(winners) > 1 then discarder else winner",
             ),
+            Field(
+                "also",
+                Expr("dealer", "collection of seat"),
+                "Seats that deal the next hand besides dealer.next, all of them dealers "
+                "(dealers) in its payments (通庄); dealer.next alone starts the hand and "
+                "counts the birds.",
+                default="{}",
+                zh="通庄",
+                example="if count(winners) > 1 then winners + {discarder} else {}",
+            ),
             zh="庄家",
         ),
         "Dealer choice and rotation.",
@@ -1423,8 +1433,9 @@ STRUCTURE = Record(
             ),
             Field(
                 "missed_win_until",
-                Choice("own_draw", "own_action"),
-                "The lock lasts until the player draws, or until they draw, chow, pung or kong.",
+                Choice("own_draw", "own_action", "own_discard", "dealer_discard"),
+                "The lock lasts until the player draws; until they draw, chow, pung or kong; "
+                "until their own discard (过手); or until the dealer discards (过庄).",
                 default="own_draw",
             ),
             Field(

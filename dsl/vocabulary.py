@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dsl.errors import EvaluationError
-from dsl.situation import Situation, hand_core
+from dsl.situation import NOBODY, WAIT_SHAPES, Situation, hand_core
 from dsl.types import (
     BOOL,
     HAND,
@@ -39,6 +39,8 @@ LIMIT = 2**62
 
 ELEMENT = Type("X")
 """Stands for the element type of a function's collection argument."""
+WAIT = Type("wait")
+"""The shape a winning tile completes (``WAIT_SHAPES``)."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,12 @@ CONSTANTS = (
     NameEntry("chow", KIND, "the kind of a run of three (吃, 顺子)", lambda s: "chow"),
     NameEntry("pung", KIND, "the kind of three of a kind (碰, 刻子)", lambda s: "pung"),
     NameEntry("kong", KIND, "the kind of four of a kind (杠)", lambda s: "kong"),
+    NameEntry(
+        "nobody",
+        SEAT,
+        "no seat: the value of a role nobody holds (a bird on no one, no last-tile taker)",
+        lambda s: NOBODY,
+    ),
 )
 
 GAME = (
@@ -291,6 +299,13 @@ HAND_SHAPE = (
     ),
 )
 
+_WAIT_DOCS = {
+    "single": "the wait on the pair's tile (单钓)",
+    "closed": "the wait on the middle of a run (卡张)",
+    "edge": "the wait on the 3 of 12 or the 7 of 89 (边张)",
+    "two_pairs": "the wait on either of two pairs, the winning tile making a pung (对倒)",
+    "open": "the wait on either end of a two-sided run (两面)",
+}
 WAITS = (
     NameEntry(
         "waits",
@@ -298,6 +313,13 @@ WAITS = (
         "the tiles the hand waited on before the winning tile (听)",
         lambda s: tuple(hand_core().waits(s.without_win_tile(), "quads", s.tileset.copies)),
     ),
+    NameEntry(
+        "wait_shapes",
+        collection(WAIT),
+        "the shapes the winning tile completes, in every reading as melds and a pair",
+        lambda s: s.wait_shapes,
+    ),
+    *(NameEntry(shape, WAIT, _WAIT_DOCS[shape], lambda s, w=shape: w) for shape in WAIT_SHAPES),
 )
 
 PAYER = (
@@ -322,6 +344,77 @@ FOUND = (
 )
 
 BIRD = (NameEntry("tile", TILE, "the bird tile being counted (扎鸟)", _tile),)
+BIRD_TILES = (
+    NameEntry(
+        "bird_tiles",
+        collection(TILE),
+        "the bird tiles counted for this win (扎鸟), in the order drawn",
+        lambda s: s.bird_tiles,
+    ),
+)
+
+TABLE = (
+    NameEntry(
+        "kong_provider",
+        SEAT,
+        "the seat whose discard made the kong whose replacement draw (or the discard after "
+        "it) is won on (点杠); nobody otherwise",
+        lambda s: s.kong_provider,
+    ),
+    NameEntry(
+        "last_tile_taker",
+        SEAT,
+        "the seat that took the last tile of the wall (海底), by a draw or a kong's "
+        "replacement; nobody if none did",
+        lambda s: s.last_tile_taker,
+    ),
+    NameEntry(
+        "last_tile_offered",
+        SEAT,
+        "the first seat whose turn it was to take the last tile (海底); nobody if none",
+        lambda s: s.last_tile_offered,
+    ),
+)
+NEXT_DEALER = (
+    NameEntry(
+        "self_draw",
+        BOOL,
+        "the hand's first win was self-drawn (自摸); false when nobody won",
+        _flag("self_draw"),
+    ),
+    NameEntry(
+        "first_dealer",
+        SEAT,
+        "the seat that dealt the first hand of the match (the room's creator, ...)",
+        lambda s: s.first_dealer,
+    ),
+    NameEntry(
+        "dice",
+        INT,
+        "the total of two dice thrown as the next dealer is chosen, 2 to 12",
+        lambda s: s.dice,
+    ),
+    NameEntry(
+        "opening_winners",
+        collection(SEAT),
+        "the seats that held an opening hand (起手胡) this hand",
+        lambda s: s.opening_winners,
+    ),
+    NameEntry(
+        "opening_bird_seats",
+        collection(SEAT),
+        "the seats the birds of this hand's opening hands pointed at",
+        lambda s: s.opening_bird_seats,
+    ),
+)
+READY = (
+    NameEntry(
+        "ready_seats",
+        collection(SEAT),
+        "seats still playing whose hand is ready (听) when the wall runs out",
+        lambda s: s.ready,
+    ),
+)
 
 CLAIM = (
     NameEntry("claimer", SEAT, "the seat making the claim", _seat("claimer", "no claim")),
@@ -340,12 +433,22 @@ KONG = (
         _seat("provider", "the kong took no discard"),
     ),
 )
+OWN_KONG = (
+    NameEntry(
+        "kong_from_draw",
+        BOOL,
+        "the kong was made with the tile just drawn (摸杠), not with tiles held since "
+        "earlier (回头杠)",
+        _flag("kong_from_draw"),
+    ),
+)
 
 SETTLEMENT = (NameEntry("payee", SEAT, "the seat being paid", _seat("payee", "no payment")),)
 
 KONG_KINDS = ("exposed", "added", "concealed")
 KONG_MADE = (
     *KONG,
+    *OWN_KONG,
     NameEntry(
         "kong_kind",
         Type("kong kind", values=KONG_KINDS),
@@ -491,6 +594,10 @@ def _held(s: Situation, tile: int) -> int:
     return s.held.get(tile, 0)
 
 
+def _visible(s: Situation, tile: int) -> int:
+    return s.visible.get(tile, 0)
+
+
 def _hits(s: Situation, seat: int) -> int:
     return s.bird_hits.get(seat, 0)
 
@@ -591,6 +698,15 @@ HAND_FUNCTIONS = (
         _held,
         "held(5m) == 4",
     ),
+    Function(
+        "visible",
+        (Param("tile", TILE, "a tile"),),
+        INT,
+        "how many copies of the tile lie face up on the table (discards, exposed melds, "
+        "shown kongs), the winning tile left out",
+        _visible,
+        "visible(win_tile) == 3",
+    ),
 )
 
 
@@ -683,6 +799,14 @@ _DEALT = CONSTANTS + GAME + WINNER + IN_PLAY + HAND_SHAPE
 _BEFORE_BIRDS = CONSTANTS + GAME + WINNER + DISCARDER
 """Before the birds are drawn: the seats of the first win, and nothing of its hand."""
 _LAST_TILE = tuple(e for e in HOW_WON if e.name == "last_tile")
+_BIRD_WIN_TILE = (
+    NameEntry(
+        "win_tile",
+        TILE,
+        "the first winning tile of the win the birds are for (none for an opening hand)",
+        _win_tile,
+    ),
+)
 
 # A section is a moment of the game: the names it offers are the ones that have a value
 # whenever its fields are evaluated (``discarder`` on a self-drawn win aside, which the
@@ -704,7 +828,7 @@ SECTIONS: Mapping[str, Section] = {
         doc="whether a claim on a discard is allowed",
     ),
     "dealer": Section(
-        CONSTANTS + GAME + WINNER + DISCARDER + WINNERS,
+        CONSTANTS + GAME + WINNER + DISCARDER + WINNERS + NEXT_DEALER + TABLE,
         GENERIC_FUNCTIONS,
         doc="who deals the next hand: the seats of the hand's first win, if any",
     ),
@@ -712,7 +836,7 @@ SECTIONS: Mapping[str, Section] = {
         _DEALT, _ON_HAND, doc="an opening hand type (起手胡): the dealt tiles, before birds"
     ),
     "opening_payment": Section(
-        _DEALT + PAYER,
+        _DEALT + PAYER + BIRD_TILES,
         _ON_HAND + SCORING_FUNCTIONS,
         doc="what each payer pays for an opening hand, once its birds are known",
     ),
@@ -724,27 +848,29 @@ SECTIONS: Mapping[str, Section] = {
         doc="how the values of the hand types found become points",
     ),
     "payers": Section(
-        _WIN + FOUND,
+        _WIN + FOUND + BIRD_TILES + TABLE,
         _ON_HAND + SCORING_FUNCTIONS,
         hand_types=True,
         doc="who pays a win, once the hand types are found (before any one payer)",
     ),
     "payment": Section(
-        _WIN + PAYER + FOUND,
+        _WIN + PAYER + FOUND + BIRD_TILES + TABLE,
         _ON_HAND + SCORING_FUNCTIONS,
         hand_types=True,
         doc="how much one payer pays, once the hand types are found",
     ),
     "bird_count": Section(
-        _BEFORE_BIRDS + _LAST_TILE,
+        _BEFORE_BIRDS + _BIRD_WIN_TILE + _LAST_TILE,
         GENERIC_FUNCTIONS,
         doc="how many birds and where from, before they are drawn",
     ),
     "bird_seat": Section(
-        _BEFORE_BIRDS + BIRD, GENERIC_FUNCTIONS, doc="which seat one bird tile points at"
+        _BEFORE_BIRDS + _BIRD_WIN_TILE + BIRD,
+        GENERIC_FUNCTIONS,
+        doc="which seat one bird tile points at",
     ),
     "bird_multiplier": Section(
-        CONSTANTS + GAME + WIN_SEATS + HOW_WON + PAYER + FOUND,
+        CONSTANTS + GAME + WIN_SEATS + HOW_WON + PAYER + FOUND + BIRD_TILES + TABLE,
         GENERIC_FUNCTIONS + SCORING_FUNCTIONS,
         hand_types=True,
         doc="what the birds do to one payer's payment (for a win or an opening hand)",
@@ -759,7 +885,7 @@ SECTIONS: Mapping[str, Section] = {
         for moment, names, functions, doc in (
             (
                 "win",
-                _WIN + FOUND + EARLIER,
+                _WIN + FOUND + BIRD_TILES + TABLE + EARLIER,
                 _ON_HAND + SCORING_FUNCTIONS + PAYMENT_FUNCTIONS,
                 "a payment rule at a win, its hand types found",
             ),
@@ -777,7 +903,7 @@ SECTIONS: Mapping[str, Section] = {
             ),
             (
                 "wall_end",
-                CONSTANTS + GAME + IN_GAME + EARLIER,
+                CONSTANTS + GAME + IN_GAME + READY + EARLIER,
                 GENERIC_FUNCTIONS + PAYMENT_FUNCTIONS + TABLE_FUNCTIONS,
                 "a payment rule when the wall runs out with players still in",
             ),
@@ -819,8 +945,9 @@ SECTIONS: Mapping[str, Section] = {
         doc="what each payer pays for a declared hand",
     ),
     "missed_win": Section(
-        _BEFORE_BIRDS + _named(HOW_WON, "win_tile") + _named(FOUND, "value") + MISSED,
+        _BEFORE_BIRDS + _named(HOW_WON, "win_tile") + FOUND + MISSED,
         GENERIC_FUNCTIONS,
+        hand_types=True,
         doc="whether a player who passed a win may not win on this discard (过水)",
     ),
     "game_end": Section(

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dsl.problems import Location
-from dsl.situation import HandMeld
+from dsl.situation import NOBODY, HandMeld
 from handcore.tiles import STANDARD, Tile, TileSet
 
 CONTEXTS = ("kong_draw", "kong_discard", "robbing_kong", "last_tile", "first_turn", "opening")
@@ -56,6 +56,8 @@ class Kong:
     provider: int | None
     in_game: frozenset[int] | None = None
     """Seats still in when the kong was made, who paid its money (None: the record's)."""
+    from_draw: bool = False
+    """An added or concealed kong made with the tile just drawn (摸杠)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,12 @@ class HandRecord:
     paid_kongs: tuple[Kong, ...] = ()
     """Kongs whose money was paid earlier (in play, when each was made): not paid again, but
     a payment rule ``over: kong`` may take their money up (move it to a winner, return it)."""
+    kong_provider: int = NOBODY
+    """Whose discard made the kong whose replacement (or the discard after it) is won on."""
+    last_tile_taker: int = NOBODY
+    last_tile_offered: int = NOBODY
+    visible: tuple[Tile, ...] = ()
+    """The tiles face up on the table when the hand is won, the winning tile left out."""
     choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     """Each choice's value per seat (``choice.NAME(seat)``); a choice left out has its default."""
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from dsl.ruleset import Ruleset
-from dsl.situation import Situation
+from dsl.situation import NOBODY, Situation
 from handcore import shapes
 from handcore.tiles import STANDARD, Tile
 from interpreter import prefilter
@@ -130,11 +130,10 @@ def bird_hits(
 ) -> dict[int, int]:  # fmt: skip
     """Seats hit by the birds of ``seat``'s opening hands: the first ``bird_count`` of the
     bird tiles, or of the dice (a die of value v reads as a tile of rank v)."""
-    count = bird_count(ruleset, dealer, players, seat)
     spec = ruleset.get("birds") or {}
-    if not count or "seat" not in spec:
+    if "seat" not in spec:
         return {}
-    tiles = [*birds, *(value - 1 for value in bird_dice)][:count]
+    tiles = bird_tiles(ruleset, dealer, players, seat, birds, bird_dice)
     memo = ruleset_memo(ruleset, "opening bird seat")
     hits: dict[int, int] = {}
     for tile in tiles:
@@ -144,10 +143,21 @@ def bird_hits(
                 dealer=dealer, players=players,
                 options=ruleset.option_values, winner=seat, tile=tile,
             )  # fmt: skip
-            memo[key] = int(spec["seat"](base)) % players
+            found = int(spec["seat"](base))
+            memo[key] = found if found == NOBODY else found % players
         hit = memo[key]
-        hits[hit] = hits.get(hit, 0) + 1
+        if hit != NOBODY:
+            hits[hit] = hits.get(hit, 0) + 1
     return hits
+
+
+def bird_tiles(
+    ruleset: Ruleset, dealer: int, players: int, seat: int,
+    birds: Sequence[Tile] = (), bird_dice: Sequence[int] = (),
+) -> tuple[Tile, ...]:  # fmt: skip
+    """The bird tiles counted for ``seat``'s opening hands: the first ``bird_count``."""
+    count = bird_count(ruleset, dealer, players, seat)
+    return tuple([*birds, *(value - 1 for value in bird_dice)][:count])
 
 
 def settle_opening(
@@ -171,7 +181,8 @@ def settle_opening(
             continue
         situation = opening_situation(ruleset, dealer, players, seat, hands[seat])
         hits = bird_hits(ruleset, dealer, players, seat, birds, bird_dice)
-        scored = replace(situation, bird_hits=hits)
+        counted = bird_tiles(ruleset, dealer, players, seat, birds, bird_dice)
+        scored = replace(situation, bird_hits=hits, bird_tiles=counted)
         values = [h.value for h in seat_hands]
         times = sum(values) if stack else max(values)
         names = ", ".join(h.name for h in seat_hands)

@@ -23,9 +23,12 @@ FORMAT_VERSION = 1
 KEYS = (
     "version", "ruleset", "options", "players", "dealer", "dealers", "wins", "birds",
     "bird_dice", "kongs", "in_game", "unfinished", "source", "quote", "note", "expect",
-    "document_arithmetic_wrong", "unsupported", "choices",
+    "document_arithmetic_wrong", "unsupported", "choices", "kong_provider", "last_tile_taker",
+    "last_tile_offered", "visible",
 )  # fmt: skip
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
+TABLE_SEATS = ("kong_provider", "last_tile_taker", "last_tile_offered")
+"""Seats of the table facts a scenario may give (absent: nobody)."""
 WIN_KEYS = ("seat", "hand", "melds", "win_tile", "win_tiles", "from", "context", "note")
 
 
@@ -107,6 +110,10 @@ class _Reader:
         if in_game_node is not None:
             in_game = frozenset(self.seat(n, players) for n in self.sequence(in_game_node))
         kongs = self.kongs(root.value.get("kongs"), players, in_game)
+        table = {
+            name: self.seat(root.value[name], players) for name in TABLE_SEATS if name in root.value
+        }
+        visible = self.tiles_list(root.value.get("visible"))
         choices = self.choices(root.value.get("choices"), players)
         self.consistent(wins, unfinished, in_game, in_game_node)
         self.copies(wins, birds, unfinished)
@@ -122,6 +129,8 @@ class _Reader:
             kongs=tuple(kongs),
             in_game=in_game,
             unfinished=tuple(unfinished),
+            visible=tuple(t for t, _ in visible),
+            **table,
             choices=choices,
         )
         return Scenario(
@@ -358,7 +367,7 @@ class _Reader:
             if item.kind != "map" or "seat" not in item.value or "kind" not in item.value:
                 self.error("a kong is {seat: N, kind: direct|added|concealed, from: N}", item)
                 continue
-            self.unknown_keys(item, ("seat", "kind", "from"))
+            self.unknown_keys(item, ("seat", "kind", "from", "drawn"))
             kind_node = item.value["kind"]
             if kind_node.value not in KONG_KINDS:
                 self.error(
@@ -381,7 +390,11 @@ class _Reader:
                         item.value[role],
                         expected="seats of in_game: " + ", ".join(map(str, sorted(in_game))),
                     )
-            kongs.append(Kong(seat, str(kind_node.value), provider))
+            drawn = item.value.get("drawn")
+            if drawn is not None and not isinstance(drawn.value, bool):
+                self.error("drawn is true or false", drawn)
+            from_draw = drawn is not None and drawn.value is True
+            kongs.append(Kong(seat, str(kind_node.value), provider, from_draw=from_draw))
         return kongs
 
     def consistent(

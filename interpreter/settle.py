@@ -12,13 +12,14 @@ runs out; the rules when the hand ends; every payment adjusted as it is made.
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dsl.problems import Location
 from dsl.ruleset import Ruleset
-from dsl.situation import HandMeld, Situation
+from dsl.situation import NOBODY, HandMeld, Situation
 from handcore import shapes
 from handcore.tiles import RANKS, STANDARD, Tile, TileSet
 from interpreter import prefilter
@@ -111,13 +112,13 @@ def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
     tileset = STANDARD
     options = ruleset.option_values
     winners = frozenset(w.seat for w in scenario.wins)
-    hits = _bird_hits(ruleset, scenario, options)
+    hits, bird_tiles = _bird_hits(ruleset, scenario, options)
     wins: list[WinResult] = []
     payments: list[Payment] = []
     scored_wins: list[Situation] = []
     for win in scenario.wins:
         situations = [
-            _situation(scenario, win, tile, winners, options, hits, tileset)
+            _situation(scenario, win, tile, winners, options, hits, tileset, bird_tiles)
             for tile in win.win_tiles
         ]
         result = hand_types(ruleset, situations, win)
@@ -292,6 +293,7 @@ def _situation(
     options: Mapping[str, Any],
     hits: Mapping[int, int],
     tileset: TileSet,
+    bird_tiles: tuple[Tile, ...] = (),
 ) -> Situation:
     return build_situation(
         tiles=[*win.concealed, win_tile],
@@ -310,6 +312,11 @@ def _situation(
         options=options,
         bird_hits=hits,
         tileset=tileset,
+        bird_tiles=bird_tiles,
+        kong_provider=scenario.kong_provider,
+        last_tile_taker=scenario.last_tile_taker,
+        last_tile_offered=scenario.last_tile_offered,
+        visible=Counter(scenario.visible),
         choices=scenario.choices,
     )
 
@@ -480,32 +487,35 @@ def display_name(name: Any, fallback: str) -> str:
 
 def _bird_hits(
     ruleset: Ruleset, scenario: HandRecord, options: Mapping[str, Any]
-) -> dict[int, int]:
-    """How many birds point at each seat, by the ruleset's bird count and seat mapping."""
+) -> tuple[dict[int, int], tuple[Tile, ...]]:
+    """How many birds point at each seat, by the ruleset's bird count and seat mapping (a
+    bird on ``nobody`` hits no one), and the bird tiles counted."""
     birds = ruleset.get("birds") or {}
-    if not birds:
-        return {}
-    first = scenario.wins[0] if scenario.wins else None
+    if not birds or not scenario.wins:  # birds are for a win
+        return {}, ()
+    first = scenario.wins[0]
     base = _table(
         scenario,
         options,
-        winner=first.seat if first else 0,
-        discarder=first.discarder if first else None,
-        last_tile=first is not None and "last_tile" in first.context,
+        winner=first.seat,
+        discarder=first.discarder,
+        win_tile=first.win_tiles[0] if first.win_tiles else None,
+        last_tile="last_tile" in first.context,
     )
     count = int(birds["count"](base))
     tiles: list[Tile] = list(scenario.birds)
     # A die is read as a bird tile of its rank: the same seat mapping applies.
     tiles += [value - 1 for value in scenario.bird_dice]
-    if first is not None and "last_tile" in first.context and not tiles:
+    if "last_tile" in first.context and not tiles:
         tiles = list(first.win_tiles)
-    if first is not None and birds["first_counts_all"](base):
+    if birds["first_counts_all"](base):
         tiles = tiles[:1] * count
     hits: dict[int, int] = {}
     for tile in tiles[:count]:
         seat = int(birds["seat"](replace(base, tile=tile)))
-        hits[seat] = hits.get(seat, 0) + 1
-    return hits
+        if seat != NOBODY:
+            hits[seat] = hits.get(seat, 0) + 1
+    return hits, tuple(tiles[:count])
 
 
 def _scored(situation: Situation, result: WinResult) -> Situation:
@@ -570,6 +580,7 @@ def _at_kong(ruleset: Ruleset, scenario: HandRecord, kong: Kong) -> list[Payment
         kong_seat=kong.seat,
         provider=kong.provider,
         settling={"kong_kind": KONG_KIND[kong.kind]},
+        kong_from_draw=kong.from_draw,
     )
     return fire(ruleset, "kong", situation)
 
@@ -579,9 +590,11 @@ def _at_wall_end(ruleset: Ruleset, scenario: HandRecord) -> Situation:
     still_in = frozenset(h.seat for h in scenario.unfinished)
     end = replace(scenario, in_game=still_in, wins=(), birds=(), bird_dice=())
     table = _Hands(ruleset, end, {h.seat: h for h in scenario.unfinished})
+    ready = frozenset(seat for seat in still_in if table.ready(seat))
     return _table(
-        scenario, ruleset.option_values, players_in_game=still_in, settling={"table": table}
-    )
+        scenario, ruleset.option_values, players_in_game=still_in, ready=ready,
+        settling={"table": table},
+    )  # fmt: skip
 
 
 class _Hands:

@@ -39,8 +39,9 @@ def frames(events: Sequence[dict[str, Any]], seat: int | None = None) -> dict[st
     for number, first in enumerate(starts):
         end = starts[number + 1] if number + 1 < len(starts) else len(events)
         start = events[first]
-        game = Game(ruleset, start["seed"], start["dealer"], rules=rules,
-                    hand=start.get("hand", 0))  # fmt: skip
+        game = Game(ruleset, start["seed"], start["dealer"], rules=rules, hand=start.get("hand", 0),
+                    first_dealer=events[starts[0]]["dealer"],
+                    dealers=start.get("dealers", ()))  # fmt: skip
         shown = 0
         acts = [e for e in events[first:end] if e["type"] == "act"]
         for act in [None, *acts]:

@@ -5,6 +5,11 @@ become rules ``at: wall_end`` (flower pigs, the ready check, refunds) and ``at: 
 money moved to the winner), written as the expressions the format-1 code applied.  A
 flower pig is a seat holding three suits; "ready" (format 1) is a seat that is not one and
 whose hand waits on a winning tile.  Comments of the entries kept are kept.
+
+A file that extends another may set only some fields of an entry its parent defines: a kong
+payment without ``kind`` keeps its fields under the same name (the parent's rule has the
+rest).  A check of ``settlement`` is written whole from its own fields and the format-1
+defaults.
 """
 
 from __future__ import annotations
@@ -29,8 +34,10 @@ def migrate(doc: Any) -> None:
     kongs = doc.get("kong_payments")
     if isinstance(kongs, dict):
         for name, entry in kongs.items():
-            if isinstance(entry, dict):
+            if isinstance(entry, dict) and "kind" in entry:
                 _kong_rule(entry, str(name))
+            elif isinstance(entry, dict):  # a parent's entry, partly set again
+                entry.pop("paid", None)
             rules.append((str(name), entry))
     checks = doc.get("settlement")
     if isinstance(checks, dict):

@@ -83,14 +83,17 @@ def representatives(tried: Iterable[Tried], ruleset: Ruleset, limit: int = 6) ->
     return chosen
 
 
-def _bird_count(ruleset: Ruleset, players: int) -> int:
+def _bird_count(ruleset: Ruleset, players: int, win_tile: int) -> int:
     birds = ruleset.get("birds") or {}
     if not birds:
         return 0
-    return int(birds["count"](build_situation(players=players, options=ruleset.option_values)))
+    table = build_situation(players=players, options=ruleset.option_values, win_tile=win_tile)
+    return int(birds["count"](table))
 
 
-def _bird_tile(ruleset: Ruleset, target: int, dealer: int, winner: int, players: int) -> int | None:
+def _bird_tile(
+    ruleset: Ruleset, target: int, dealer: int, winner: int, players: int, win_tile: int
+) -> int | None:
     """A bird tile that points at ``target``, by the ruleset's own seat rule."""
     seat = (ruleset.get("birds") or {})["seat"]
     for tile in range(RANKS):
@@ -100,6 +103,7 @@ def _bird_tile(ruleset: Ruleset, target: int, dealer: int, winner: int, players:
             players=players,
             tile=tile,
             options=ruleset.option_values,
+            win_tile=win_tile,
         )
         if int(seat(s)) == target:
             return tile
@@ -113,7 +117,8 @@ def scenarios(
     seats the birds point at, scenario).  Birds not on those two point at a third seat.
     ``table`` keeps to none, one on the winner and one on the payer."""
     players = hand.situation.players
-    n = _bird_count(ruleset, players)
+    win_tile = hand.win.win_tiles[0]
+    n = _bird_count(ruleset, players, win_tile)
     dealer = 0
     for role, dealer_wins, discard in ROLES:
         winner = dealer if dealer_wins else 1
@@ -125,7 +130,9 @@ def scenarios(
             ends = [(1, 0), (0, 1)] if table else [(1, 0), (n, 0), (0, 1), (0, n), (1, 1)]
             spreads += [s for s in dict.fromkeys(ends) if sum(s) <= n]
         for on_winner, on_payer in spreads:
-            found = _birds(ruleset, n, on_winner, on_payer, dealer, winner, payer, players)
+            found = _birds(
+                ruleset, n, on_winner, on_payer, dealer, winner, payer, players, win_tile
+            )
             if found is None:
                 continue
             birds, seats = found
@@ -171,18 +178,19 @@ def _birds(
     winner: int,
     payer: int,
     players: int,
+    win_tile: int,
 ) -> tuple[tuple[int, ...], list[int]] | None:
     """Bird tiles with that many on the winner and on the payer, the rest on another seat;
     and the seats they point at."""
     if not n:
         return (), []
-    w, p = (_bird_tile(ruleset, s, dealer, winner, players) for s in (winner, payer))
+    w, p = (_bird_tile(ruleset, s, dealer, winner, players, win_tile) for s in (winner, payer))
     others = [s for s in range(players) if s not in (winner, payer)]
     rest = next(
         (
             (s, t)
             for s in others
-            if (t := _bird_tile(ruleset, s, dealer, winner, players)) is not None
+            if (t := _bird_tile(ruleset, s, dealer, winner, players, win_tile)) is not None
         ),
         None,
     )

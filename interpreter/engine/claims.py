@@ -8,7 +8,7 @@ from __future__ import annotations
 from dsl.situation import HandMeld
 from interpreter.engine import events
 from interpreter.engine.actions import Action
-from interpreter.engine.flow import rest_of_kong_tiles, take_discard
+from interpreter.engine.flow import lift_locks, rest_of_kong_tiles, take_discard
 from interpreter.engine.kongs import claimed_kong, kong_again
 from interpreter.engine.state import EMPTY, Phase, Round, Table
 from interpreter.engine.wins import win
@@ -89,8 +89,8 @@ def _claim(t: Table, seat: int, action: Action, rnd: Round) -> None:
     rest_of_kong_tiles(t, rnd)
     p = t.players[seat]
     t.claims_made = True
-    if t.rules.missed_win_until == "own_action":
-        p.clear_lock()
+    lift_locks(t, seat, "claim")
+    t.facts.claimed()
     t.events.append(events.claim(seat, action.kind, action.tile, rnd.discarder,
                                  taken=tile if rnd.tiles else None))  # fmt: skip
     t.round = None

@@ -87,10 +87,13 @@ def _opening_hands(t: Table, dealt: list[list[Tile]]) -> None:
     elif count:
         birds = t.wall.peek_front(count)
     when = spec.get("settle", "immediately")
+    hit: set[int] = set()
     for s in seats:
         hits = opening.bird_hits(ruleset, dealer, n, s, birds, dice)
+        hit.update(hits)
         hands = [{"id": h.id, "name": h.name, "value": h.value} for h in found[s]]
         t.events.append(events.opening(s, hands, birds, dice, hits, when))
+    t.facts.opened(seats, hit)
     payments = opening.settle_opening(ruleset, dealer, n, dealt, birds, dice, found)
     settlement = Settlement(n, (), tuple(payments))
     if when == "at_end":

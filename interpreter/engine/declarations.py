@@ -1,4 +1,4 @@
-"""Hands declared during play (the ruleset's ``declarations``, e.g. 中途四喜 ...):
+"""Hands declared during play (the ruleset's ``declarations``, e.g. a concealed four of a kind):
 looked for after each draw and kong, declared at once (a ``declaration`` event) and paid by
 the payers the ruleset names."""
 

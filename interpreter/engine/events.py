@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import IO, Any
 
 from dsl.ruleset import Ruleset
@@ -38,9 +38,13 @@ def _names(tiles: Iterable[Tile]) -> list[str]:
 
 
 def start(
-    ruleset: Ruleset, options: dict[str, Any], seed: int, hand: int, dealer: int, players: int
-) -> Event:
-    found = {"ruleset_file": ruleset.given_path} if ruleset.given_path else {}
+    ruleset: Ruleset, options: dict[str, Any], seed: int, hand: int, dealer: int, players: int,
+    dealers: Collection[int] = (),
+) -> Event:  # fmt: skip
+    """``dealers``: every seat dealing the hand, written only when there are several."""
+    found: Event = {"ruleset_file": ruleset.given_path} if ruleset.given_path else {}
+    if len(dealers) > 1:
+        found["dealers"] = sorted(dealers)
     return {
         "type": "start", "version": SCHEMA_VERSION, "ruleset": ruleset.id,
         "ruleset_sha256": ruleset.sha256, **found, "options": dict(options), "seed": seed,
@@ -159,10 +163,15 @@ def payment(amount: int, reasons: Iterable[str], payer: int, payee: int) -> Even
 
 def end(
     reason: str, deltas: list[int], winners: list[int], next_dealer: int, hands: list[str],
-    wall: int,
+    wall: int, next_dealers: Collection[int] = (),
 ) -> Event:  # fmt: skip
-    return {"type": "end", "reason": reason, "deltas": deltas, "winners": winners,
-            "next_dealer": next_dealer, "hands": hands, "wall": wall}  # fmt: skip
+    """``next_dealers``: every seat dealing the next hand, written only when there are
+    several."""
+    event: Event = {"type": "end", "reason": reason, "deltas": deltas, "winners": winners,
+                    "next_dealer": next_dealer, "hands": hands, "wall": wall}  # fmt: skip
+    if len(next_dealers) > 1:
+        event["next_dealers"] = sorted(next_dealers)
+    return event
 
 
 def option_settings(ruleset: Ruleset) -> dict[str, Any]:

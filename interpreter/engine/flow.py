@@ -15,6 +15,7 @@ from handcore.tiles import Tile
 from interpreter.context import build_situation
 from interpreter.engine import events
 from interpreter.engine.declarations import declare
+from interpreter.engine.facts import dealer_dice, next_dealer_seat
 from interpreter.engine.payments import hand_record, record
 from interpreter.engine.rules import _NOWHERE
 from interpreter.engine.state import EMPTY, Round, Table, seating
@@ -37,19 +38,45 @@ def draw(t: Table, seat: int, last: bool) -> Tile:
     tile = t.wall.draw_front()
     p = t.players[seat]
     p.add(tile)
+    t.facts.drew(seat, last)
     if last:
         took_last(t, seat, (tile,))
-    p.clear_lock()
+    lift_locks(t, seat, "draw")
     t.drawn = tile
     t.events.append(events.draw(seat, tile, last))
     declare(t, seat, tile, "draw")
     return tile
 
 
-def took_last(t: Table, seat: int, tiles: Sequence[Tile]) -> None:
+def took_last(t: Table, seat: int, tiles: Sequence[Tile], counted: bool = True) -> None:
     """``seat`` took ``tiles``, among the last ones: in turn, several at once, or as
-    a kong's replacement.  The one place they are noted (birds on the last tile read them)."""
-    t.last_drawn.extend(tiles)
+    a kong's replacement (``counted``: they count as last tiles, which a replacement's do
+    only under ``wall_end.kong_draws``).  The one place they are noted: birds on the last
+    tile read the counted ones, ``last_tile_taker`` any."""
+    if counted:
+        t.last_drawn.extend(tiles)
+    if tiles:
+        t.facts.took_last(seat)
+
+
+def lift_locks(t: Table, seat: int, moment: str) -> None:
+    """``seat`` draws, claims or discards (``moment``): the missed-win locks that
+    ``restrictions.missed_win_until`` lifts then are lifted."""
+    until = t.rules.missed_win_until
+    if moment in _LIFTS[until]:
+        t.players[seat].clear_lock()
+    elif until == "dealer_discard" and moment == "discard" and seat == t.dealer:
+        for p in t.players:
+            p.clear_lock()
+
+
+_LIFTS = {
+    "own_draw": ("draw",),
+    "own_action": ("draw", "claim"),
+    "own_discard": ("discard",),
+    "dealer_discard": (),
+}
+"""The moments of a player's own that lift its lock, by ``missed_win_until``."""
 
 
 def start_turn(t: Table, seat: int) -> None:
@@ -122,6 +149,7 @@ def offer(t: Table, seat: int) -> None:
         return
     while not _eligible(t, seat):
         seat = (seat + 1) % t.n
+    t.facts.offered(seat)
     t.round = None
     t.drawn = None
     set_phase(t, "last_offer", seat)
@@ -153,29 +181,37 @@ def end(t: Table, reason: str) -> None:
     t.phase = "over"
     t.round = None
     t.reason = reason
-    t.next_dealer = _next_dealer(t)
+    t.next_dealer, t.next_dealers = _next_dealer(t)
     t.events.append(events.end(
         reason, list(t.deltas), [s for seats, _ in t.win_events for s in seats], t.next_dealer,
-        [p.notation() for p in t.players], t.wall.drawable,
+        [p.notation() for p in t.players], t.wall.drawable, t.next_dealers,
     ))  # fmt: skip
 
 
-def _next_dealer(t: Table) -> int:
-    """``dealer.next``, worked out once per ruleset for each (dealer, winners, discarder)."""
+def _next_dealer(t: Table) -> tuple[int, frozenset[int]]:
+    """``dealer.next`` and the seats dealing with it (``dealer.also``), worked out once per
+    ruleset for each table they read."""
     expr = t.rules.next_dealer
     if expr is None:
-        return t.dealer
+        return t.dealer, frozenset({t.dealer})
     winners: tuple[int, ...] = t.win_events[0][0] if t.win_events else ()
     discarder = t.win_events[0][1] if t.win_events else None
     memo = ruleset_memo(t.ruleset, "next dealer")
-    key = (t.dealer, winners, discarder)
+    seats = t.facts.for_dealer()
+    first = t.facts.first_dealer
+    dice = dealer_dice(t.ruleset, expr, t.rng)
+    key = (t.dealer, winners, discarder, first, dice, *seats.values())
     if key not in memo:
         situation = build_situation(
             dealer=t.dealer, players=t.n,
             options=t.rules.options, winners=frozenset(winners),
             winner=winners[0] if winners else t.dealer, discarder=discarder,
+            self_draw=bool(winners) and discarder is None, first_dealer=first, dice=dice,
+            **seats,
         )  # fmt: skip
-        memo[key] = int(expr(situation)) % t.n
+        seat = next_dealer_seat(int(expr(situation)), t.n)
+        also = t.rules.also_dealers
+        memo[key] = seat, frozenset({seat, *(also(situation) if also is not None else ())})
     return memo[key]
 
 

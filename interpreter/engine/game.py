@@ -26,16 +26,17 @@ The modules stand in layers, each importing only modules after it in this order:
 rounds opened), ``deal``, ``choices`` (the choice phases), ``legal`` (what a seat may do),
 ``wins`` (what a win is worth; carrying it out), ``flow`` (draws, the next turn, the end),
 ``declarations`` (hands declared during play), ``payments`` (settlement recorded), then
-``state``, ``rules``, ``events`` (one typed constructor per event type), ``wall``.  A claim
-round carries what play does when nobody claims (``Round.after``), and the choices of a
-moment what play does after them (``Choosing.then``), so opening one needs nothing above
-``rounds`` or ``choices``.
+``state``, ``facts`` (the table facts rules read, recorded as play goes), ``rules``,
+``events`` (one typed constructor per event type), ``wall``.  A claim round carries what
+play does when nobody claims (``Round.after``), and the choices of a moment what play does
+after them (``Choosing.then``), so opening one needs nothing above ``rounds`` or
+``choices``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from operator import attrgetter
 from random import Random
 from typing import Any
@@ -48,6 +49,7 @@ from interpreter.engine.claims import CLAIM
 from interpreter.engine.deal import deal, deal_order
 from interpreter.engine.events import act as act_event
 from interpreter.engine.events import start as start_event
+from interpreter.engine.facts import table_facts
 from interpreter.engine.kongs import KONG_TILES
 from interpreter.engine.observation import Observation
 from interpreter.engine.rules import Rules
@@ -102,15 +104,20 @@ class Game:
         rules: Rules | None = None,
         hand: int = 0,
         wall: Sequence[Tile] | None = None,
+        first_dealer: int | None = None,
+        dealers: Collection[int] = (),
     ) -> None:
         """``wall``: the tiles in draw order from the front, for scripted games (tests);
-        by default the ruleset's tiles are shuffled and broken by the dice."""
+        by default the ruleset's tiles are shuffled and broken by the dice.
+        ``first_dealer``: who dealt the match's first hand (this hand's dealer by default);
+        ``dealers``: more seats dealing this hand with ``dealer`` (通庄)."""
         r = rules or Rules(ruleset)
         if not 0 <= dealer < r.players:
             raise ValueError(f"dealer {dealer} is not a seat 0..{r.players - 1}")
         n = r.players
         rng = Random(seed)
-        start = start_event(ruleset, r.option_settings, seed, hand, dealer, n)
+        several = frozenset({dealer, *dealers})
+        start = start_event(ruleset, r.option_settings, seed, hand, dealer, n, several)
         if wall is None:
             built = Wall.built(r.all_tiles, rng, n, r.reserved)
         elif Counter(wall) != Counter(r.all_tiles):
@@ -121,6 +128,8 @@ class Game:
             ruleset=ruleset, rules=r, seed=seed, rng=rng, dealer=dealer, n=n, wall=built,
             players=[Player([0] * STANDARD.kinds, (0,) * len(STANDARD.suits)) for _ in range(n)],
             events=[start], current=dealer, deltas=[0] * n, next_dealer=dealer,
+            facts=table_facts(ruleset, dealer if first_dealer is None else first_dealer),
+            dealers=several, next_dealers=frozenset({dealer}),
         )  # fmt: skip
         self.phases = phases(r)
         seating(t)
@@ -146,6 +155,8 @@ class Game:
     kong_tiles = _read("kong_tiles")
     held = _read("held")
     exchanged = _read("exchanged")
+    dealers = _read("dealers")
+    facts = _read("facts")
     choosing = _read("choosing")
     chosen = _read("chosen")
 
@@ -204,8 +215,9 @@ class Game:
             raise ValueError("the hand is not over")
         winners = tuple(s for seats, _ in t.win_events for s in seats)
         return GameResult(
-            t.reason, t.dealer, t.next_dealer, winners, tuple(t.deltas), tuple(t.settlements)
-        )
+            t.reason, t.dealer, t.next_dealer, winners, tuple(t.deltas), tuple(t.settlements),
+            t.next_dealers,
+        )  # fmt: skip
 
     def census(self) -> Counter[Tile]:
         """Every tile by where it is; the sum is the tile set exactly once (a test invariant)."""

@@ -14,7 +14,7 @@ from interpreter.context import build_situation
 from interpreter.engine import events
 from interpreter.engine.actions import Action
 from interpreter.engine.declarations import declare
-from interpreter.engine.flow import end, start_turn, take_discard, took_last
+from interpreter.engine.flow import end, lift_locks, start_turn, take_discard, took_last
 from interpreter.engine.legal import kong_context, replacement, win_or_pass
 from interpreter.engine.payments import hand_record, record
 from interpreter.engine.rounds import open_joint_round, open_round
@@ -33,6 +33,7 @@ def self_kong(t: Table, seat: int, tile: Tile, option: str) -> None:
     p = t.players[seat]
     r = t.rules
     t.claims_made = True
+    t.facts.kong_made(tile, t.drawn)
     if p.counts[tile] == 4:
         kind = "concealed"
         p.add(tile, -4)
@@ -86,7 +87,8 @@ def complete_kong(
     """The kong of ``tile`` stands (nobody robbed it): the one place a kong is recorded, its
     money paid, the hands declared on it, then its replacement drawn."""
     t.round = None
-    kong = Kong(seat, kind, provider, t.in_game_seats)
+    drawn = kind != "direct" and t.facts.kong_from_draw
+    kong = Kong(seat, kind, provider, t.in_game_seats, from_draw=drawn)
     t.kongs.append(kong)
     if t.rules.kong_payments:
         record(t, settle(t.ruleset, hand_record(t, (), (), kongs=(kong,))))
@@ -122,7 +124,8 @@ def _replace(t: Table, seat: int, name: str, provider: int | None) -> None:
         return
     dice: list[int] = []
     tiles: list[Tile] = []
-    last = t.rules.last_kong_draws and w.drawable <= t.rules.last_tiles
+    takes_last = w.drawable <= t.rules.last_tiles
+    last = t.rules.last_kong_draws and takes_last
     context = kong_context(rep, "kong_draw") | (_LAST if last else EMPTY)
     if rep.source == "front":
         tiles = [w.draw_front() for _ in range(min(rep.tiles, w.drawable))]
@@ -146,13 +149,14 @@ def _replace(t: Table, seat: int, name: str, provider: int | None) -> None:
                 break
         tiles = w.draw_stack(chosen, rep.order, rep.tiles) if chosen is not None else []
     t.events.append(events.replacement(seat, name, tiles, dice))
-    if last:
-        took_last(t, seat, tiles)
+    t.facts.replaced(provider)
+    if takes_last:
+        took_last(t, seat, tiles, counted=last)
     t.after_kong = rep.counts_as_kong
     t.kong_provider = provider
     t.kong_self_draw = rep.self_draw or provider is None
     t.kong_method = rep
-    p.clear_lock()
+    lift_locks(t, seat, "draw")
     if rep.locks_hand:
         p.locked = True
     t.current = seat

@@ -15,7 +15,8 @@ from interpreter.context import build_situation
 from interpreter.engine.actions import DISCARDS, PASS, Action
 from interpreter.engine.rules import Replacement
 from interpreter.engine.state import EMPTY, Player, Table
-from interpreter.engine.wins import must_win, self_discarder, shown_wins, value, value_of
+from interpreter.engine.wins import must_win, self_discarder, shown_wins, value, value_of, visible
+from interpreter.engine.wins import situation as win_situation
 
 _CONTEXTS = {name: frozenset((name,)) for name in ("kong_draw", "kong_discard", "robbing_kong")}
 
@@ -189,17 +190,26 @@ def claim_allowed(t: Table, kind: str, seat: int, discarder: int, tile: Tile) ->
     return True
 
 
-def missed_lock(t: Table, seat: int, discarder: int, tile: Tile, worth: int) -> bool:
-    """Whether ``restrictions.missed_win`` refuses ``seat`` a win worth ``worth`` on ``tile``,
-    having passed one (过水)."""
+def missed_lock(
+    t: Table, seat: int, discarder: int, tile: Tile, worth: int, context: frozenset[str],
+    first: bool,
+) -> bool:  # fmt: skip
+    """Whether ``restrictions.missed_win`` refuses ``seat`` a win worth ``worth`` on ``tile``
+    (in ``context``), having passed one (过水).  The hand types the win would be are worked
+    out again here, for the rule to read: few seats hold a lock."""
     p = t.players[seat]
     rule = t.rules.missed_win
     if rule is None or not p.lock_tiles:
         return False
+    keys = shapes.add_tile(p.keys, tile)
+    seen = visible(t, (tile,), True) if t.facts.reads_visible else ()
+    win = win_situation(t, seat, keys, p.melds, tile, discarder, context, first, seen)
+    found = t.rules.hand_types(win)
     situation = build_situation(
         winner=seat, discarder=discarder, win_tile=tile,
         value=worth, missed_tiles=frozenset(p.lock_tiles), missed_value=p.lock_value,
-        dealer=t.dealer, players=t.n, options=t.rules.options,
+        dealer=t.dealer, dealers=t.dealers, players=t.n, options=t.rules.options,
+        hands={h.id: h.value for h in found.hands} if found is not None else {},
     )  # fmt: skip
     return bool(rule(situation))
 

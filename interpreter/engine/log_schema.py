@@ -102,6 +102,7 @@ SCHEMA: dict[str, dict[str, Check]] = {
     "start": {
         "version": INT, "ruleset": TEXT, "options": _scalar_map, "seed": INT, "hand": INT,
         "dealer": SEAT, "players": SEAT, "ruleset_sha256?": TEXT, "ruleset_file?": TEXT,
+        "dealers?": SEATS,
     },
     "deal": {"dice": INTS, "hands": TEXTS, "wall": INT},
     "opening": {
@@ -127,7 +128,7 @@ SCHEMA: dict[str, dict[str, Check]] = {
     "payment": {"from": SEAT, "to": SEAT, "amount": INT, "reasons": TEXTS},
     "end": {
         "reason": TEXT, "deltas": INTS, "winners": SEATS, "next_dealer": SEAT, "hands": TEXTS,
-        "wall": INT,
+        "wall": INT, "next_dealers?": SEATS,
     },
 }  # fmt: skip
 

@@ -67,19 +67,21 @@ def play(
         make_agent(a, seed * 16 + i) if isinstance(a, str) else a for i, a in enumerate(agents)
     ]
     rng = Random(seed)
-    dealer = first_dealer(rules, rng)
+    dealer = first = first_dealer(rules, rng)
+    dealers: frozenset[int] = frozenset()
     scores = [0] * n
     events: list[dict[str, Any]] = []
     results = []
     for number in range(hands):
-        game = Game(ruleset, rng.getrandbits(48), dealer, rules=rules, hand=number)
+        game = Game(ruleset, rng.getrandbits(48), dealer, rules=rules, hand=number,
+                    first_dealer=first, dealers=dealers)  # fmt: skip
         if watch is not None:
             watch(game)
         result = run(game, players)
         events.extend(game.events)
         results.append(result)
         scores = [a + b for a, b in zip(scores, result.deltas, strict=True)]
-        dealer = result.next_dealer
+        dealer, dealers = result.next_dealer, result.next_dealers
     if log is not None:
         write_log(events, log)
     return MatchResult(ruleset.id, seed, tuple(results), tuple(scores)), events

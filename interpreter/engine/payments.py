@@ -13,12 +13,14 @@ from interpreter.settle import Settlement
 def hand_record(
     t: Table, wins: tuple[Win, ...], birds: tuple[Tile, ...], kongs: tuple[Kong, ...] = (),
     unfinished: tuple[Unfinished, ...] = (), paid_kongs: tuple[Kong, ...] = (),
+    seen: tuple[Tile, ...] = (),
 ) -> HandRecord:  # fmt: skip
     """What ``settle`` prices: the hand as it stands, with these wins, kongs or unfinished
-    hands."""
+    hands; ``seen``: the tiles face up, as the wins see them."""
     return HandRecord(
-        players=t.n, dealer=t.dealer, in_game=t.in_game_seats, wins=wins, birds=birds,
-        kongs=kongs, unfinished=unfinished, paid_kongs=paid_kongs, choices=t.chosen,
+        players=t.n, dealer=t.dealer, dealers=t.dealers, in_game=t.in_game_seats, wins=wins,
+        birds=birds, kongs=kongs, unfinished=unfinished, paid_kongs=paid_kongs, visible=seen,
+        choices=t.chosen, **t.facts.seats(),
     )  # fmt: skip
 
 

@@ -119,7 +119,9 @@ def replay(events: Sequence[dict[str, Any]], ruleset: Ruleset | None = None) -> 
         rules = rules or Rules(ruleset)
         if start["dealer"] >= rules.players:
             raise ReplayError(f"hand {number}: dealer seat {start['dealer']} of {rules.players}")
-        game = Game(ruleset, start["seed"], start["dealer"], rules=rules, hand=start.get("hand", 0))
+        first = hands[0][0]["dealer"]  # the match's first dealer (dealer.next may read it)
+        game = Game(ruleset, start["seed"], start["dealer"], rules=rules, hand=start.get("hand", 0),
+                    first_dealer=first, dealers=start.get("dealers", ()))  # fmt: skip
         for index, event in enumerate(hand):
             if event["type"] != "act":
                 continue

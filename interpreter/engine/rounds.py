@@ -40,7 +40,7 @@ def open_round(
             worth = value(t, seat, tile, discarder, context, first, in_hand=False)
             if worth is not None:
                 values[seat] = worth
-                if not missed_lock(t, seat, discarder, tile, worth):
+                if not missed_lock(t, seat, discarder, tile, worth, context, first):
                     acts.append(Action("win", tile))
                     if must_win(t):
                         options[seat] = acts
@@ -89,7 +89,11 @@ def open_joint_round(
                     worth = value(t, seat, tile, discarder, context, False, in_hand=False)
                     if worth is not None:
                         won[tile] = worth
-            free = {tile for tile, v in won.items() if not missed_lock(t, seat, discarder, tile, v)}
+            free = {
+                tile
+                for tile, v in won.items()
+                if not missed_lock(t, seat, discarder, tile, v, context, False)
+            }
             if free:
                 values[seat] = max(won.values())
                 wins[seat] = tuple(tile for tile in tiles if tile in free)

@@ -182,6 +182,7 @@ class Rules:
         dealer = rs.get("dealer") or {}
         self.first_dealer = dealer.get("first", "random")
         self.next_dealer = dealer.get("next")
+        self.also_dealers = dealer.get("also")
         self.kong_payments = fires(rs, "kong")
         self.end_checks = fires(rs, "wall_end")
         """Whether payment rules fire when the wall runs out with players still in."""

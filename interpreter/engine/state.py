@@ -16,6 +16,7 @@ from handcore import shapes
 from handcore.suit_tables import counts_of
 from handcore.tiles import RANKS, STANDARD, Tile
 from interpreter.engine.actions import Action
+from interpreter.engine.facts import TableFacts
 from interpreter.engine.wall import Wall
 from interpreter.hand_record import Kong
 from interpreter.settle import Settlement
@@ -154,6 +155,8 @@ class GameResult:
     winners: tuple[int, ...]
     deltas: tuple[int, ...]
     settlements: tuple[Settlement, ...]
+    next_dealers: frozenset[int] = frozenset()
+    """Every seat dealing the next hand, ``next_dealer`` included (several: 通庄)."""
 
 
 class Phase(NamedTuple):
@@ -179,6 +182,10 @@ class Table:
     wall: Wall
     players: list[Player]
     events: list[dict[str, Any]]
+    facts: TableFacts
+    """What the ruleset's table facts read, recorded as play goes (``facts``)."""
+    dealers: frozenset[int] = frozenset()
+    """Every seat dealing this hand: ``dealer``, and more under several-dealer rules (通庄)."""
     phase: str = "deal"
     current: int = 0
     """The seat to move, outside claim rounds (the claim round's queue says who answers)."""
@@ -204,6 +211,8 @@ class Table:
     reason: str = ""
     next_dealer: int = 0
     """Who deals the next hand, worked out when the hand ends."""
+    next_dealers: frozenset[int] = frozenset()
+    """Every seat dealing the next hand, ``next_dealer`` included (``dealer.also``)."""
     opening_due: Settlement | None = None
     """Opening-hand payments kept for the end of the hand (``settle: at_end``)."""
     held: dict[int, Action] = field(default_factory=dict)

@@ -8,7 +8,7 @@ from typing import Any
 from handcore.tiles import Tile
 from interpreter.engine import events
 from interpreter.engine.actions import Action
-from interpreter.engine.flow import start_turn
+from interpreter.engine.flow import lift_locks, start_turn
 from interpreter.engine.kongs import self_kong
 from interpreter.engine.legal import first_turn, turn_actions
 from interpreter.engine.rounds import open_round
@@ -48,6 +48,7 @@ def discard(t: Table, seat: int, tile: Tile) -> None:
     p.discards.append(tile)
     p.turns += 1
     t.events.append(events.discard(seat, tile))
+    lift_locks(t, seat, "discard")
     context = _DISCARD_CONTEXTS[t.after_kong, "last_tile" in t.draw_ctx]
     t.drawn = None
     t.draw_ctx = EMPTY

@@ -8,7 +8,7 @@ from typing import Any
 
 from interpreter.engine import events
 from interpreter.engine.actions import PASS, Action
-from interpreter.engine.flow import draw, next_offer, offer, took_last
+from interpreter.engine.flow import draw, lift_locks, next_offer, offer, took_last
 from interpreter.engine.legal import win_or_pass
 from interpreter.engine.rounds import open_joint_round, open_round
 from interpreter.engine.state import Phase, Table
@@ -27,7 +27,7 @@ def _act_offer(t: Table, seat: int, action: Action) -> None:
         t.offer_passes += 1
         offer(t, (seat + 1) % t.n)
         return
-    t.players[seat].clear_lock()
+    lift_locks(t, seat, "draw")
     t.draw_ctx = _LAST
     t.phase = "last_turn"
     if t.rules.tiles_per_taker > 1 and t.wall.drawable > 1:
@@ -59,6 +59,7 @@ def _act_last_turn(t: Table, seat: int, action: Action) -> None:
     p.add(tile, -1)
     p.discards.append(tile)
     t.events.append(events.discard(seat, tile, exposed=True))
+    lift_locks(t, seat, "discard")
     t.drawn = None
     open_round(t, tile, seat, _LAST, ("win",), "last", _after_last)
 

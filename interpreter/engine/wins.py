@@ -5,6 +5,9 @@ ends (``win``, the one place a win is carried out)."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
+
 from dsl.situation import HandMeld, Situation
 from handcore import shapes
 from handcore.tiles import Tile
@@ -33,7 +36,7 @@ def must_win(t: Table) -> bool:
 
 def situation(
     t: Table, seat: int, keys: tuple[int, ...], melds: tuple[HandMeld, ...], tile: Tile,
-    discarder: int | None, context: frozenset[str], first: bool,
+    discarder: int | None, context: frozenset[str], first: bool, seen: tuple[Tile, ...] = (),
 ) -> Situation:  # fmt: skip
     return build_situation(
         keys=keys,
@@ -48,10 +51,12 @@ def situation(
         winner=seat,
         discarder=discarder,
         dealer=t.dealer,
+        dealers=t.dealers,
         players=t.n,
         players_in_game=t.in_game_seats,
         winners=frozenset((seat,)),
         options=t.rules.options,
+        visible=Counter(seen),
         choices=t.chosen,
     )
 
@@ -74,15 +79,17 @@ def value(
     if not p.may_win_with_one_more(before, t.rules):
         return None
     keys = p.keys if in_hand else shapes.add_tile(before, tile)
-    return value_of(t, seat, keys, p.melds, tile, discarder, context, first)
+    seen = visible(t, (tile,), not in_hand) if t.facts.reads_visible else ()
+    return value_of(t, seat, keys, p.melds, tile, discarder, context, first, seen)
 
 
 def value_of(
     t: Table, seat: int, keys: tuple[int, ...], melds: tuple[HandMeld, ...], tile: Tile,
-    discarder: int | None, context: frozenset[str], first: bool,
+    discarder: int | None, context: frozenset[str], first: bool, seen: tuple[Tile, ...] = (),
 ) -> int | None:  # fmt: skip
     """The value of ``seat`` winning with concealed ``keys`` (``tile`` among them) and
-    ``melds``, or None; ``value`` without its first test, for a hand not yet held."""
+    ``melds``, or None; ``value`` without its first test, for a hand not yet held.
+    ``seen``: the tiles face up (``visible``)."""
     r = t.rules
     p = t.players[seat]
     shaped = r.shape_ok(keys, len(melds))
@@ -92,13 +99,38 @@ def value_of(
         flags = (discarder is None, *prefilter.context_flags(context), first, False)
         if not r.unshaped_need(prefilter.probe_of(keys, melds, flags)):
             return None
-    key = (seat, keys, melds, tile, discarder, context, first, p.void, t.in_game_seats)
+    key = (seat, keys, melds, tile, discarder, context, first, p.void, t.in_game_seats, seen)
     memo = t.win_values
     if key in memo:
         return memo[key]
-    found = situation(t, seat, keys, melds, tile, discarder, context, first)
+    found = situation(t, seat, keys, melds, tile, discarder, context, first, seen)
     result = memo[key] = r.win_value(found, p.void, shaped)
     return result
+
+
+def _face_up(t: Table) -> Counter[Tile]:
+    """Every tile face up on the table: discards, claimed melds and kongs (concealed ones
+    where they are shown), kong tiles shown apart."""
+    shown = t.rules.concealed_shown
+    found: Counter[Tile] = Counter(t.kong_tiles)
+    for p in t.players:
+        found.update(p.discards)
+        for m in p.melds:
+            if shown or not m.concealed:
+                found.update(m.tiles)
+    return found
+
+
+def visible(t: Table, tiles: Iterable[Tile], winning_face_up: bool) -> tuple[Tile, ...]:
+    """The face-up tiles as a win on ``tiles`` sees them (``visible``, 绝张): the winning
+    tiles, when they are themselves face up (a discard, a robbed kong's tile, kong tiles),
+    left out once each.  Empty unless the ruleset reads ``visible``."""
+    if not t.facts.reads_visible:
+        return ()
+    found = _face_up(t)
+    if winning_face_up:
+        found.subtract(tiles)
+    return tuple(sorted(found.elements()))
 
 
 def self_discarder(t: Table) -> int | None:
@@ -128,15 +160,16 @@ def shown_wins(t: Table, seat: int) -> list[Tile]:
 
 
 def _birds(
-    t: Table, first_seat: int, discarder: int | None, context: frozenset[str], ends: bool
-) -> tuple[Tile, ...]:
+    t: Table, first_seat: int, discarder: int | None, context: frozenset[str], ends: bool,
+    win_tile: Tile,
+) -> tuple[Tile, ...]:  # fmt: skip
     count_expr = t.rules.bird_count
     if count_expr is None:
         return ()
     base = build_situation(
         dealer=t.dealer, players=t.n,
         options=t.rules.options, winner=first_seat, discarder=discarder,
-        last_tile="last_tile" in context,
+        last_tile="last_tile" in context, win_tile=win_tile,
     )  # fmt: skip
     count = int(count_expr(base))
     if count <= 0:
@@ -198,10 +231,13 @@ def win(
         options=r.options, winner=winners[0], discarder=discarder,
         winners=frozenset(winners), players_in_game=t.in_game_seats,
     ))  # fmt: skip
-    birds = _birds(t, winners[0], discarder, context, ends)
+    birds = _birds(t, winners[0], discarder, context, ends, wins[0].win_tiles[0])
     # On the discard that followed a kong, a payment rule may take up its money.
     last_kong = tuple(k for k in t.kongs[-1:] if "kong_discard" in context and k.seat == discarder)
-    settlement = settle(t.ruleset, hand_record(t, tuple(wins), birds, paid_kongs=last_kong))
+    t.facts.won()
+    seen = visible(t, tiles, source != "self")
+    hand = hand_record(t, tuple(wins), birds, paid_kongs=last_kong, seen=seen)
+    settlement = settle(t.ruleset, hand)
     if last_kong and settlement.taken:  # its money has moved on: nothing left to take up
         t.kongs.pop()
     apart = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections import Counter
 from dataclasses import FrozenInstanceError
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from dsl.expressions import (
     Situation,
     compile_expression,
 )
+from dsl.situation import NOBODY
 from dsl.syntax import Binary, Call, Name, parser
 from dsl.types import BOOL, INT, SEAT, TILE, collection
 from handcore.tiles import STANDARD, TileError
@@ -597,6 +599,10 @@ def _situation(setting: str) -> tuple[str, Situation]:
             }
         elif key == "tile":
             fields["tile"] = STANDARD.parse(raw)[0]
+        elif key == "birds":
+            fields["bird_tiles"] = tuple(STANDARD.parse(raw.replace(",", " ")))
+        elif key == "visible":
+            fields["visible"] = Counter(STANDARD.parse(raw.replace(",", " ")))
         elif raw in ("true", "false"):
             fields[key] = raw == "true"
         else:
@@ -624,6 +630,8 @@ def _show(result, kind) -> str:
         return "{" + ", ".join(shown) + "}"
     if kind == TILE:
         return f"tile {STANDARD.name(result)}"
+    if kind == SEAT and result == NOBODY:
+        return "nobody"
     return str(result).lower() if isinstance(result, bool) else str(result)
 
 

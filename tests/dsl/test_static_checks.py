@@ -41,12 +41,12 @@ def problems(path: Path) -> list[str]:
             "tile is not available in section bird_multiplier (only in claims, bird_seat, "
             "declarations, declaration_payment)",
         ),
-        # The number of birds is known before any hand is looked at.
+        # The number of birds is known before the hand is looked at (its winning tile aside).
         (
-            "birds:\n  count: win_tile.rank\n",
+            "birds:\n  count: count(concealed)\n",
             5,
-            10,
-            "win_tile is not available in section bird_count",
+            16,
+            "concealed is not available in section bird_count",
         ),
         ("birds:\n  count: hits(winner)\n", 5, 10, "hits is not available in section bird_count"),
         ("birds:\n  seat: winner + count(tiles)\n", 5, 24, "tiles is not available"),

@@ -214,7 +214,7 @@ SEVERAL = {
     3: "234m 567m 789p 55s 67s",
 }
 # Who deals next after a win on seat 1's discard (the dealer is seat 0).
-NEXT_AFTER_SEVERAL = {"changsha/basic": 2, "changsha/hejs": 2}  # the others: the discarder
+NEXT_AFTER_SEVERAL = {"changsha/hejs": 2}  # basic: by dice; the others: the discarder
 
 
 @pytest.mark.parametrize("rid", CHANGSHA)
@@ -223,19 +223,24 @@ def test_one_discard_may_make_several_winners_and_who_deals_next(rid, winners):
     """Several winners: F0 69 「通炮」, F0 137, F0 365 「一炮两响 … 一炮三响」, F1 130, F2 23, F3 23
     「放通炮」.  Next dealer: the winner (F0 9, F0 85 B, F0 297 2, F1 82, F2 15 B, F3 23); after
     several winners the discarder (F0 89 E, F0 297 3, F0 365, F1 83, F1 130, F3 23 「放炮者成为
-    下一盘的庄家」).  basic (F0 11 「系统随机选择一个胡牌玩家」) and hejs (silent): the winner
-    nearest the discarder, a decided stand-in for the random choice."""
+    下一盘的庄家」).  basic (F0 11 「系统随机选择一个胡牌玩家」): two dice choose, the nearer
+    winner on an even throw; hejs (silent): the winner nearest the discarder.  full2007 §十
+    (F0 369 「放炮者和2个胡牌都是庄」): the winners deal too (通庄)."""
     game = rigged(ruleset(rid, "birds=0"), SEVERAL, draws="8s")
     game.apply(Action("discard", tile("9m")), 0)
     drive(game, lambda g: g.phase == "claim" and g.round.tile == tile("8s"))
     assert set(game.round.options) == {2, 3}
+    dice = sum(next_dice(game))  # thrown at the end for basic; nothing else throws here
     for seat in (2, 3):
         game.apply(Action("win", tile("8s")) if seat in winners else PASS, seat)
     win = last_event(game, "win")
     assert win["seats"] == list(winners) and win["from"] == 1
     assert win_payments(game) == {(1, s) for s in winners}
-    expected = 2 if len(winners) == 1 else NEXT_AFTER_SEVERAL.get(rid, 1)
+    several = NEXT_AFTER_SEVERAL.get(rid, 1) if rid != "changsha/basic" else 2 + dice % 2
+    expected = 2 if len(winners) == 1 else several
     assert game.is_over() and game.result().next_dealer == expected
+    tongzhuang = rid == "changsha/full2007" and len(winners) > 1
+    assert game.result().next_dealers == ({1, 2, 3} if tongzhuang else {expected})
 
 
 def test_an_opening_hand_does_not_make_its_holder_the_next_dealer():
@@ -252,17 +257,21 @@ def test_an_opening_hand_does_not_make_its_holder_the_next_dealer():
 
 
 @pytest.mark.parametrize("rid", CHANGSHA)
-def test_a_hand_nobody_wins_ends_after_the_last_tile_roams_and_the_dealer_stays(rid):
+def test_a_hand_nobody_wins_ends_after_the_last_tile_roams_and_the_first_offered_deals(rid):
     """海底 roams in turn order (F0 45–47, F0 109, F0 145, F0 347, F1 108, F2 17–19 A,
-    F3 47 「漫游到下手 … 如果都不摸，则这一盘黄庄」).  Decided: the next dealer after a drawn
-    hand (F0 87–91 C/D/F, F0 297–299 4–6, F1 84–85 升官庄, F3 47; basic F0 7: the room
-    creator) is a seat the ruleset language cannot name, so the dealer stays."""
-    game = Game(ruleset(rid), 3, dealer=1)
+    F3 47 「漫游到下手 … 如果都不摸，则这一盘黄庄」).  Nobody took it: the first player offered
+    it deals next (F0 89 D 「由第一个可以选择海底牌的玩家当庄家」, F0 299 5, F1 85, F3 47
+    「如果都不赌海底，则下一轮的庄家是第一个轮到海底的人」); basic: the room's creator, the
+    match's first dealer (F0 7 「所有玩家都没有在上一局胡牌，以创建者…为庄家」); hejs is
+    silent: the dealer stays."""
+    game = Game(ruleset(rid), 3, dealer=1, first_dealer=2)
     drive(game, lambda g: False)
     offers = [e["seat"] for e in game.events if e["type"] == "phase" and e["phase"] == "last_offer"]
     assert offers[:4] == [(offers[0] + i) % 4 for i in range(4)]  # every seat, in turn
     result = game.result()
-    assert result.reason == "wall" and result.winners == () and result.next_dealer == 1
+    assert result.reason == "wall" and result.winners == ()
+    expected = {"changsha/basic": 2, "changsha/hejs": 1}.get(rid, offers[0])
+    assert offers[0] != 1 and result.next_dealer == expected
 
 
 # --- first turns -----------------------------------------------------------------------------
@@ -546,8 +555,8 @@ def test_points20_kaigang_takes_the_lower_tile_when_the_top_one_is_gone():
 def test_a_buzhang_may_take_the_last_tile_and_then_there_is_no_last_tile(rid):
     """F0 143 C 「如果补张时只剩下海底，则补海底牌，此局则无海底牌」, F0 151 (points20); F0 349
     「如果牌墙上只有海底牌时，这时某一家补张或开杠，可以将海底牌进行补牌，但必须从手牌中打出一张牌」
-    (full2007).  Decided: the full2007 抢海底 on that discard (F0 349) is a plain win, its
-    next dealer (F0 299 6, F0 91 F) the dealer again: no name for these in the rules language."""
+    (full2007).  The full2007 抢海底 on that discard (F0 349) and the next dealer (F0 299 6,
+    F0 91 F): ``tests/engine/test_table_facts.py``."""
     game = rigged(ruleset(rid), {2: "555s 123m 678m 46p 7s 9s"}, last="5s 7p")
     tsumogiri(game, lambda g: g.phase == "turn" and g.wall.drawable == 1)
     assert game.to_move() == 2 and game.drawn == tile("5s")

@@ -13,7 +13,7 @@ from handcore import shapes
 from interpreter.agents.reading import View
 from interpreter.engine import Action
 from interpreter.engine.actions import PASS
-from tests.engine.helpers import rigged, tile, tiles
+from tests.engine.helpers import next_dice, rigged, tile, tiles
 
 
 def drive(game, choose=lambda g, seat, legal: None, until=lambda g: False):
@@ -449,7 +449,8 @@ def test_the_next_dealer_is_the_winner_or_after_several_the_discarder(rid, winne
 @pytest.mark.parametrize("rid", SICHUAN)
 def test_a_hand_nobody_wins_keeps_its_dealer(rid):
     # F1 26: 如果四家都没胡牌的黄庄，下一局的庄家为再上一局的庄家 (C-34: the same dealer);
-    # F2 15 (8) 庄家为上局的庄家; F2 33 特点 9 流局则连庄.
+    # F2 15 (8) 庄家为上局的庄家; F2 33 特点 9 流局则连庄 (非血战) — the app plays 血战 by
+    # default: 每局投骰, two dice counted from the dealer.
     hands = {
         2: FAR_DEALER,
         1: "123p 456p 789p 234m 1m",
@@ -459,9 +460,10 @@ def test_a_hand_nobody_wins_keeps_its_dealer(rid):
     game = rigged(load(rid), hands, dealer=2)
     far(game, 0, 2, 3)
     mark = len(game.events)
+    dice = sum(next_dice(game))  # nothing else in this hand throws dice
     drive(game)
     assert game.result().reason == "wall" and game.result().winners == ()
-    assert game.result().next_dealer == 2
+    assert game.result().next_dealer == ((2 + dice - 1) % 4 if rid == "sichuan/app" else 2)
     # seat 1 is ready (平胡 on 1m): the others pay it at the drawn end (F1 26 查窖; F2 15 (8)
     # 流局时要查有无听牌; F2 31 查大叫), the least in blog5 and points, the most in the app
     unit = {"sichuan/app": 6}.get(rid, 1)

@@ -10,7 +10,7 @@ from pathlib import Path
 ENGINE = Path(__file__).resolve().parents[2] / "interpreter" / "engine"
 ORDER = (
     "game", "turn", "claims", "kongs", "wall_end", "rounds", "deal", "choices", "legal", "wins",
-    "flow", "declarations", "payments", "state", "rules", "events", "wall", "actions",
+    "flow", "declarations", "payments", "state", "facts", "rules", "events", "wall", "actions",
 )  # fmt: skip
 """From the top: the order the module docstring of ``game`` gives."""
 
