@@ -219,7 +219,7 @@ def hand_table(rows: Sequence[Mapping[str, Any]], players: int) -> pd.DataFrame:
 _WHERE_SEEN = (
     Metric("bird_hits_per_hand", "birds hit per hand (中鸟)", "birds hit per hand", "count",
            "mean", ("bird_hits",)),
-    Metric("opening_rate", "hands with an opening hand (起手胡)", "hands with an opening hand",
+    Metric("opening_rate", "hands with an opening hand", "hands with an opening hand",
            "share", "mean", ("opening",)),
 )  # fmt: skip
 """Metrics shown only where some hand has them (rulesets without birds or opening hands)."""

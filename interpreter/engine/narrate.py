@@ -142,8 +142,8 @@ def narrate(
         elif kind == "void":
             voids = enumerate(event["suits"])
             lines.append(
-                "void suits (定缺): "
-                + ", ".join(f"{seat_name(i, dealers)} 缺{SUIT_NAMES[s]}" for i, s in voids)
+                "void suits: "
+                + ", ".join(f"{seat_name(i, dealers)} no {SUIT_NAMES[s]}" for i, s in voids)
             )
         elif kind == "choice":
             chosen = enumerate(event["values"])
