@@ -113,7 +113,7 @@ def hand(tiles: str, melds: int, visible: str, seven_pairs: str, as_json: bool) 
 )  # fmt: skip
 @click.option("--seat", default="东", show_default=True, help="Your seat: 东南西北 or 0-3.")
 @click.option("--dealer", default="东", show_default=True, help="The dealer's seat (庄).")
-@click.option("--void", default=None, help="The suit you declared void (you may not win holding it): m, p or s.")
+@click.option("--void", default=None, help="Your void suit (no win while holding it): m, p or s.")
 @click.option("--draws", default=8, show_default=True, type=click.IntRange(1, 30),
               help="Own draws the chances count.")  # fmt: skip
 @click.option("--samples", default=200, show_default=True, type=click.IntRange(10, 10_000),
