@@ -731,15 +731,13 @@ def compare(
       mjrules compare REGION/VERSION REGION/OTHER --agents simple --json
       mjrules compare REGION/VERSION --set-b cap=6he --plot effects.png
     """
-    from interpreter.compare import Setting
+    from interpreter.compare import Run, Setting
     from interpreter.compare import compare as run
 
     a = Setting(ruleset_a, (*settings, *settings_a), preset_a or preset)
     b = Setting(ruleset_b or ruleset_a, (*settings, *settings_b), preset_b or preset)
-    kept = _cache_folder(cache, no_cache)
-    result = _analysis(
-        lambda: run(a, b, games, seed, agents, workers, scheduler, chunk, cache=kept), plot
-    )
+    where = Run(workers, scheduler, chunk, cache=_cache_folder(cache, no_cache))
+    result = _analysis(lambda: run(a, b, games, seed, agents, where), plot)
     title = " − ".join(
         f"{x}: {' '.join((s.ruleset, *s.settings))}" for x, s in (("B", b), ("A", a))
     )
@@ -792,17 +790,14 @@ def sweep(
       mjrules sweep REGION/VERSION --vary birds=0,1,2,4,6 --games 2000 --plot birds.png
       mjrules sweep REGION/VERSION --vary all --metric points_moved_mean --json
     """
-    from interpreter.compare import SWEEP_METRICS, Setting
+    from interpreter.compare import SWEEP_METRICS, Run, Setting
     from interpreter.compare import sweep as run
 
     base = Setting(ruleset, settings, preset)
-    metrics = chosen or SWEEP_METRICS
-    kept = _cache_folder(cache, no_cache)
+    where = Run(workers, scheduler, chunk, cache=_cache_folder(cache, no_cache))
     result = _analysis(
-        lambda: run(base, vary, games, seed, agents, metrics, workers, scheduler, chunk,
-                    cache=kept),
-        plot,
-    )  # fmt: skip
+        lambda: run(base, vary, games, seed, agents, chosen or SWEEP_METRICS, where), plot
+    )
     _report(result, as_json, plot, f"{ruleset}: effect of each option against the reference\n"
             f"{games:,} hands per setting, seed {seed}, bots {agents}")  # fmt: skip
 
@@ -854,16 +849,12 @@ def tactics(
       mjrules tactics REGION/A REGION/B --agents value --policy claim_margin=0.6,0.3,1
       mjrules tactics REGION/VERSION --agents defensive --policy defence=0,0.7,1 --plot d.png
     """
-    from interpreter.compare import Setting
+    from interpreter.compare import Run, Setting
     from interpreter.tactics import tactics as run
 
     sides = [Setting(r, settings, preset) for r in rulesets]
-    kept = _cache_folder(cache, no_cache)
-    result = _analysis(
-        lambda: run(sides, policies, agents, games, seed, workers, scheduler, chunk,
-                    cache=kept),
-        plot,
-    )  # fmt: skip
+    where = Run(workers, scheduler, chunk, cache=_cache_folder(cache, no_cache))
+    result = _analysis(lambda: run(sides, policies, agents, games, seed, where), plot)
     _report(result, as_json, plot, f"{', '.join(rulesets)}: policies against {agents} bots\n"
             f"{games:,} walls, seed {seed}")  # fmt: skip
 
