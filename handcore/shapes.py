@@ -7,12 +7,18 @@ nothing here searches.
 
 Two seven-pairs forms exist: ``"distinct"`` (seven different pairs, as in Japanese rules)
 and ``"quads"`` (a four-of-a-kind counts as two pairs, as most Chinese rules allow).
+
+Wild tiles (癞子): a hand is its keys without the wilds plus ``wilds``, how many it holds.
+A wild stands for any tile of the suits, never for a fifth copy of one.  The distance
+tables answer this exactly: the hand's non-wild tiles need ``d`` tiles added to hold the
+melds and the pair, and ``w`` wilds supply ``w`` of them, so the shanten is ``d - w - 1``
+(complete when ``d <= w``) — the least over every way to replace the wilds by tiles.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import product
+from itertools import combinations_with_replacement, product
 from typing import Literal, NamedTuple
 
 from handcore.suit_tables import MAX_MELDS, POW, RANKS, suit_splits, suit_tables, untally
@@ -42,17 +48,21 @@ class Meld(NamedTuple):
 
 
 class Decomposition(NamedTuple):
-    """One way to split a complete hand: the pair and the concealed melds."""
+    """One way to split a complete hand: the pair and the concealed melds, and the tiles the
+    hand's wilds stand for in this split (the pair and melds include them)."""
 
     pair: Tile
     melds: tuple[Meld, ...]
+    wilds: tuple[Tile, ...] = ()
 
 
 class SevenPairs(NamedTuple):
-    """A seven-pairs hand: its pairs (a four-of-a-kind appears twice) and how many quads it uses."""
+    """A seven-pairs hand: its pairs (a four-of-a-kind appears twice), how many quads it uses
+    and the tiles its wilds stand for (the pairs include them)."""
 
     pairs: tuple[Tile, ...]
     quads_as_pairs: int
+    wilds: tuple[Tile, ...] = ()
 
 
 def keys_of(counts: Sequence[int]) -> Keys:
@@ -84,16 +94,28 @@ def tile_count(keys: Keys, tile: Tile) -> int:
     return (keys[suit] // POW[rank]) % 5
 
 
-def is_complete(keys: Keys) -> bool:
+def is_complete(keys: Keys, wilds: int = 0) -> bool:
     """Complete in the standard form: melds and exactly one pair (any number of melds)."""
+    if wilds:
+        tiles = _tally(keys)[0] + wilds
+        return (
+            tiles % 3 == 2
+            and tiles <= 3 * MAX_MELDS + 2
+            and _hand_distances(keys)[2 * (tiles // 3) + 1] <= wilds
+        )
     product_ = 1
     for key in keys:
         product_ *= _COMPLETION[key]
     return product_ == 2
 
 
-def decompositions(keys: Keys) -> list[Decomposition]:
-    """Every split of a complete hand into a pair and melds; empty if it is not complete."""
+def decompositions(keys: Keys, wilds: int = 0) -> list[Decomposition]:
+    """Every split of a complete hand into a pair and melds; empty if it is not complete.
+
+    With wilds, every way to replace them by tiles that completes the hand, each split.
+    """
+    if wilds:
+        return _wild_decompositions(keys, wilds) if is_complete(keys, wilds) else []
     if not is_complete(keys):
         return []
     splits = suit_splits()
@@ -113,17 +135,60 @@ def decompositions(keys: Keys) -> list[Decomposition]:
     return result
 
 
-def seven_pairs(keys: Keys, form: SevenPairsForm = "quads") -> SevenPairs | None:
-    """The hand as seven pairs, or None.  A 14-tile concealed hand is needed."""
+def _wild_decompositions(keys: Keys, wilds: int) -> list[Decomposition]:
+    """The splits of a complete hand with wilds: per suit, the ways ``k`` wilds complete it
+    (as melds, or melds and the pair), combined so that the wilds add up and one suit holds
+    the pair; then each completed hand's splits."""
+    options = []  # per suit: (wilds used, completion, completed key, the tiles they stand for)
+    for suit, key in enumerate(keys):
+        held = [(key // p) % 5 for p in POW]
+        found = []
+        for k in range(wilds + 1):
+            for ranks in combinations_with_replacement(range(RANKS), k):
+                counts = list(held)
+                for rank in ranks:
+                    counts[rank] += 1
+                if max(counts) > 4:
+                    continue
+                grown = sum(n * p for n, p in zip(counts, POW, strict=True))
+                if _COMPLETION[grown]:
+                    stand = tuple(suit * RANKS + rank for rank in ranks)
+                    found.append((k, _COMPLETION[grown], grown, stand))
+        options.append(found)
+    result = []
+    for choice in product(*options):
+        if sum(c[0] for c in choice) != wilds or [c[1] for c in choice].count(2) != 1:
+            continue
+        stand = tuple(tile for c in choice for tile in c[3])
+        result.extend(
+            Decomposition(d.pair, d.melds, stand)
+            for d in decompositions(tuple(c[2] for c in choice))
+        )
+    return result
+
+
+def seven_pairs(keys: Keys, form: SevenPairsForm = "quads", wilds: int = 0) -> SevenPairs | None:
+    """The hand as seven pairs, or None.  A 14-tile concealed hand is needed.
+
+    Wilds first pair the tiles held alone (an odd number of times, with quads); the others
+    make pairs of the lowest tiles the hand does not hold.
+    """
     tiles, pairs, distinct, _ = _tally(keys)
-    if tiles != 14 or (pairs if form == "quads" else distinct) != 7:
+    if tiles + wilds != 14 or (pairs if form == "quads" else distinct) + wilds < 7:
         return None
-    tiles: list[Tile] = []
+    counts = counts_of(keys)
+    lone = [t for t, n in enumerate(counts) if (n % 2 if form == "quads" else n == 1)]
+    if len(lone) > wilds or (form == "distinct" and max(counts) > 2):
+        return None
+    stand = lone + [t for t, n in enumerate(counts) if not n][: (wilds - len(lone)) // 2] * 2
+    for tile in stand:
+        counts[tile] += 1
+    result: list[Tile] = []
     quads = 0
-    for tile, n in enumerate(counts_of(keys)):
-        tiles.extend([tile] * (n // 2))
+    for tile, n in enumerate(counts):
+        result.extend([tile] * (n // 2))
         quads += n == 4
-    return SevenPairs(tuple(tiles), quads)
+    return SevenPairs(tuple(result), quads, tuple(sorted(stand)))
 
 
 def _tally(keys: Keys) -> tuple[int, int, int, int]:
@@ -170,50 +235,76 @@ def _hand_distances(keys: Keys) -> tuple[int, ...]:
     return found
 
 
-def shanten_standard(keys: Keys, melds: int = 0) -> int:
+def shanten_standard(keys: Keys, melds: int = 0, wilds: int = 0) -> int:
     """Shanten of the standard form: tiles to exchange, minus one (-1 complete, 0 ready)."""
-    return _hand_distances(keys)[2 * (MAX_MELDS - melds) + 1] - 1
+    return _hand_distances(keys)[2 * (MAX_MELDS - melds) + 1] - wilds - 1
 
 
-def shanten_seven_pairs(keys: Keys, form: SevenPairsForm = "quads", melds: int = 0) -> int | None:
+def shanten_seven_pairs(
+    keys: Keys, form: SevenPairsForm = "quads", melds: int = 0, wilds: int = 0
+) -> int | None:
     """Shanten of the seven-pairs form, or None when melds are exposed or tiles are too few."""
     tiles, pairs, distinct, kinds = _tally(keys)
-    if melds or tiles < 13:
+    if melds or tiles + wilds < 13:
         return None
-    return seven_pairs_shanten(form, pairs if form == "quads" else distinct, kinds)
+    if form == "quads":
+        return seven_pairs_shanten(form, pairs, kinds, wilds, tiles - 2 * pairs)
+    return seven_pairs_shanten(form, distinct, kinds, wilds, kinds - distinct)
 
 
-def seven_pairs_shanten(form: SevenPairsForm, pairs: int, kinds: int) -> int:
-    """Seven-pairs shanten from the pairs (as ``form`` counts them) and the distinct tiles held."""
+def seven_pairs_shanten(
+    form: SevenPairsForm, pairs: int, kinds: int, wilds: int = 0, lone: int = 0
+) -> int:
+    """Seven-pairs shanten from the pairs (as ``form`` counts them) and the distinct tiles held.
+
+    Each wild pairs a ``lone`` tile (held an odd number of times with quads, once with
+    distinct pairs), or else starts a new kind that the next wild pairs.
+    """
+    for _ in range(wilds):
+        if lone:
+            lone -= 1
+            pairs += 1
+        else:
+            lone += 1
+            kinds += 1
     if form == "quads":
         return 6 - min(pairs, 7)
     return 6 - pairs + max(0, 7 - kinds)
 
 
-def shanten(keys: Keys, melds: int = 0, form: SevenPairsForm | None = "quads") -> int:
+def shanten(
+    keys: Keys, melds: int = 0, form: SevenPairsForm | None = "quads", wilds: int = 0
+) -> int:
     """The smaller of the standard and (unless ``form`` is None) the seven-pairs shanten."""
-    best = _hand_distances(keys)[2 * (MAX_MELDS - melds) + 1] - 1
+    best = _hand_distances(keys)[2 * (MAX_MELDS - melds) + 1] - wilds - 1
     if form is not None and not melds and best >= 0:
-        seven = shanten_seven_pairs(keys, form)
+        seven = shanten_seven_pairs(keys, form, 0, wilds)
         if seven is not None and seven < best:
             best = seven
     return best
 
 
-def is_winning(keys: Keys, form: SevenPairsForm | None = "quads") -> bool:
+def is_winning(keys: Keys, form: SevenPairsForm | None = "quads", wilds: int = 0) -> bool:
     """Complete in the standard form, or as seven pairs when ``form`` allows it."""
-    return is_complete(keys) or (form is not None and seven_pairs(keys, form) is not None)
+    return is_complete(keys, wilds) or (
+        form is not None and seven_pairs(keys, form, wilds) is not None
+    )
 
 
-def waits(keys: Keys, form: SevenPairsForm | None = "quads", copies: int = 4) -> list[Tile]:
-    """Tiles that would complete the hand; a tile the hand holds all copies of is no wait."""
+def waits(
+    keys: Keys, form: SevenPairsForm | None = "quads", copies: int = 4, wilds: int = 0
+) -> list[Tile]:
+    """Tiles that would complete the hand; a tile the hand holds all copies of is no wait.
+
+    With wilds these are the tiles other than a wild; drawing a wild completes every ready hand.
+    """
     result = []
     for suit, key in enumerate(keys):
         for rank in range(RANKS):
             if (key // POW[rank]) % 5 >= copies:
                 continue
             tile = suit * RANKS + rank
-            if is_winning(add_tile(keys, tile), form):
+            if is_winning(add_tile(keys, tile), form, wilds):
                 result.append(tile)
     return result
 
