@@ -21,7 +21,17 @@ from collections.abc import Sequence
 from itertools import combinations_with_replacement, product
 from typing import Literal, NamedTuple
 
-from handcore.suit_tables import MAX_MELDS, POW, RANKS, suit_splits, suit_tables, untally
+from handcore.suit_tables import (
+    MAX_MELDS,
+    POW,
+    RANKS,
+    WILDS_EXTRA_AT,
+    WILDS_EXTRA_BIAS,
+    WILDS_NONE,
+    suit_splits,
+    suit_tables,
+    untally,
+)
 from handcore.tiles import Tile
 
 Keys = tuple[int, ...]
@@ -31,6 +41,8 @@ _T = suit_tables()
 _COMPLETION = _T.completion
 _DISTANCE_ID = _T.distance_id
 _TALLY = _T.tally
+_WILDS_NEEDED = _T.wilds_needed
+_NO_EXTRA = 1 << 16  # above every wilds_needed value
 _SLOTS = 2 * (MAX_MELDS + 1)
 
 # Distance vectors of single suits, then of suits combined; ids index _VECTORS.
@@ -97,12 +109,17 @@ def tile_count(keys: Keys, tile: Tile) -> int:
 def is_complete(keys: Keys, wilds: int = 0) -> bool:
     """Complete in the standard form: melds and exactly one pair (any number of melds)."""
     if wilds:
-        tiles = _tally(keys)[0] + wilds
-        return (
-            tiles % 3 == 2
-            and tiles <= 3 * MAX_MELDS + 2
-            and _hand_distances(keys)[2 * (tiles // 3) + 1] <= wilds
-        )
+        # The wilds complete every suit as melds but one, which takes the pair; wilds left
+        # over (three at a time) make melds of their own.
+        melds_only = 0
+        extra = _NO_EXTRA
+        for key in keys:
+            value = _WILDS_NEEDED[key]
+            melds_only += value & WILDS_NONE
+            if value < extra:
+                extra = value
+        needed = melds_only + (extra >> WILDS_EXTRA_AT) - WILDS_EXTRA_BIAS
+        return needed <= wilds and (wilds - needed) % 3 == 0
     product_ = 1
     for key in keys:
         product_ *= _COMPLETION[key]
@@ -260,7 +277,8 @@ def seven_pairs_shanten(
     Each wild pairs a ``lone`` tile (held an odd number of times with quads, once with
     distinct pairs), or else starts a new kind that the next wild pairs.
     """
-    for _ in range(wilds):
+    while wilds:
+        wilds -= 1
         if lone:
             lone -= 1
             pairs += 1

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from handcore import discards, shapes
+from handcore.suit_tables import POW, suit_tables, unpack_wilds_needed
 from handcore.tiles import STANDARD
 
 KINDS = 27
@@ -180,3 +181,23 @@ def test_discard_rows_are_the_hands_after_each_discard(case):
             assert row.shanten == shapes.shanten(shapes.add_tile(keys, row.discard, -1),
                                                  0, form, wilds)  # fmt: skip
         assert table == sorted(table, key=lambda r: (r.shanten, -r.live_total, -r.mask.bit_count()))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=9, max_size=9).filter(lambda c: sum(c) <= 14))
+def test_wilds_needed_per_suit_is_the_fewest_tiles_that_complete_it(counts):
+    """The per-suit table against adding every multiset of up to six tiles to the suit."""
+    tables = suit_tables()
+    key = sum(n * p for n, p in zip(counts, POW, strict=True))
+    fewest = {1: 31, 2: 31}  # completion 1: melds only, 2: melds and a pair
+    for k in range(7):
+        for extra in combinations_with_replacement(range(9), k):
+            grown = list(counts)
+            for rank in extra:
+                grown[rank] += 1
+            if max(grown) <= 4:
+                done = tables.completion[sum(n * p for n, p in zip(grown, POW, strict=True))]
+                if done and fewest[done] == 31:
+                    fewest[done] = k
+    c0, c1 = unpack_wilds_needed(tables.wilds_needed[key])
+    assert (min(c0, 7), min(c1, 7)) == (min(fewest[1], 7), min(fewest[2], 7))
