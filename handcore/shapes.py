@@ -18,7 +18,9 @@ melds and the pair, and ``w`` wilds supply ``w`` of them, so the shanten is ``d 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from itertools import combinations_with_replacement, product
+from math import comb
 from typing import Literal, NamedTuple
 
 from handcore.suit_tables import (
@@ -328,31 +330,79 @@ def waits(
 
 
 def count_complete_hands(
-    size: int = 14, suits: int = 3, form: Literal["standard"] | SevenPairsForm = "standard"
+    size: int = 14,
+    suits: int = 3,
+    form: Literal["standard"] | SevenPairsForm = "standard",
+    wilds: int = 0,
+    *,
+    ready: bool = False,
+    dealt: bool = False,
 ) -> int:
-    """How many distinct concealed hands of ``size`` tiles over ``suits`` suits are complete.
+    """How many distinct concealed hands of ``size`` tiles over ``suits`` suits are complete
+    (or, with ``ready``, are ready: shanten 0), ``wilds`` of the tiles being wilds.
 
-    Counted from the tables: suit keys are tallied by tile count, then the tallies of the
-    suits are combined.  For the standard form exactly one suit holds the pair.
+    With ``dealt``, hands are counted as dealt from the physical tiles: a kind held ``c``
+    times in ``C(4, c)`` ways, and the wilds as ``wilds`` of four wild tiles.  Counted from
+    the tables: suit keys grouped by tile count and distance id (standard) or tally (seven
+    pairs, which needs 13 or 14 tiles), the groups of the suits then combined.
     """
-    # by_size[n][p]: suit keys of n tiles that are complete, holding p pairs (0 or 1)
-    by_size = [[0, 0] for _ in range(size + 1)]
-    for key, tally in enumerate(_TALLY):
-        n, pairs, distinct, _ = untally(tally)
-        if n > size:
-            continue
-        if form == "standard":
-            if _COMPLETION[key]:
-                by_size[n][_COMPLETION[key] - 1] += 1
-        elif 2 * (pairs if form == "quads" else distinct) == n:
-            by_size[n][0] += 1
-    # combine suit by suit: ways[n][p] hands of n tiles with p pairs among the suits so far
-    ways = [[1, 0]] + [[0, 0] for _ in range(size)]
+    seven = form != "standard"
+    if seven and size + ready != 14:
+        raise ValueError("seven pairs are counted over 14-tile hands (13 with ready)")
+    target = 0 if ready else -1
+    slot = 2 * ((size - 1) // 3) + 1
+    need = size - wilds
+    last = {}  # the last suit's groups by tile count
+    for m, stat, ways in _suit_groups(seven, dealt):
+        last.setdefault(m, []).append((stat, ways))
+    count = 0
+    for (n, stat), ways in _combined_groups(suits - 1, seven, dealt).items():
+        for suit_stat, suit_ways in last.get(need - n, ()):
+            if seven:
+                tiles, quad_pairs, distinct, kinds = untally(stat + suit_stat)
+                if form == "quads":
+                    pairs, lone = quad_pairs, tiles - 2 * quad_pairs
+                else:
+                    pairs, lone = distinct, kinds - distinct
+                shanten_ = seven_pairs_shanten(form, pairs, kinds, wilds, lone)
+            else:
+                shanten_ = _VECTORS[_combine(stat, suit_stat)][slot] - wilds - 1
+            if shanten_ == target:
+                count += ways * suit_ways
+    return count * comb(4, wilds) if dealt else count
+
+
+@cache
+def _combined_groups(suits: int, seven: bool, dealt: bool) -> dict[tuple[int, int], int]:
+    """Hands over ``suits`` suits of at most 14 tiles by (tiles, stat): how many (or their
+    dealt ways), stat being the combined distance id or the summed tally."""
+    ways = {(0, 0 if seven else _DISTANCE_ID[0]): 1}
     for _ in range(suits):
-        grown = [[0, 0] for _ in range(size + 1)]
-        for n, (none, one) in enumerate(ways):
-            for m, (suit_none, suit_one) in enumerate(by_size[: size + 1 - n]):
-                grown[n + m][0] += none * suit_none
-                grown[n + m][1] += none * suit_one + one * suit_none
+        grown: dict[tuple[int, int], int] = {}
+        for (n, stat), count in ways.items():
+            for m, suit_stat, suit_count in _suit_groups(seven, dealt):
+                if n + m <= 3 * MAX_MELDS + 2:
+                    key = (n + m, stat + suit_stat if seven else _combine(stat, suit_stat))
+                    grown[key] = grown.get(key, 0) + count * suit_count
         ways = grown
-    return ways[size][1] if form == "standard" else ways[size][0]
+    return ways
+
+
+@cache
+def _suit_groups(seven: bool, dealt: bool) -> tuple[tuple[int, int, int], ...]:
+    """(tiles, stat, number of keys or their dealt ways) over the keys of at most 14 tiles."""
+    import numpy as np
+
+    tally = np.frombuffer(_TALLY, dtype=np.int32)
+    tiles = tally & 63
+    keep = tiles <= 3 * MAX_MELDS + 2
+    stat = tally if seven else np.frombuffer(_DISTANCE_ID, dtype=np.int16).astype(np.int64)
+    weight = np.ones(len(tally), dtype=np.float64)
+    if dealt:
+        keys = np.arange(len(tally))
+        for power in POW:
+            weight *= np.array([comb(4, c) for c in range(5)])[keys // power % 5]
+    code = stat.astype(np.int64)[keep] * 16 + tiles[keep]
+    unique, inverse = np.unique(code, return_inverse=True)
+    totals = np.bincount(inverse.reshape(-1), weights=weight[keep])  # exact below 2**53
+    return tuple((int(c % 16), int(c // 16), round(w)) for c, w in zip(unique, totals, strict=True))
