@@ -175,7 +175,8 @@ def test_112_tile_set_counts_match_a_count_without_the_tables(dealt):
         complete = sum(x for (n, p), x in standard.items() if n == 14 - w and p >> (2 * w + 1) & 1)
         ready = sum(x for (n, p), x in standard.items() if n == 13 - w and p >> (2 * w + 3) & 1)
         assert shapes.count_complete_hands(14, 3, "standard", w, dealt=dealt) == (
-            complete * wild_ways[w])
+            complete * wild_ways[w]
+        )
         assert shapes.count_complete_hands(13, 3, "standard", w, ready=True, dealt=dealt) == (
             ready * wild_ways[w])  # fmt: skip
         for form, ways in (("quads", quads), ("distinct", distinct)):
