@@ -16,7 +16,7 @@ redone; the tuples of tiles and live copies are built only when asked for.
 With wilds (see ``shapes``) the keys hold the other tiles: a draw lowers the standard
 shanten exactly when it lowers the non-wild tiles' distance, so the same answers serve,
 the shanten less the wilds.  Wilds are never among the discards listed; drawing a wild
-always lowers the shanten.
+lowers the shanten whenever drawing some tile does.
 """
 
 from __future__ import annotations
