@@ -155,7 +155,7 @@ def main() -> None:
     wild_rows = [
         (
             "complete-check",
-            lambda h: shapes.is_complete(h[0], h[1]),
+            lambda h: shapes.is_complete_with_wilds(h[0], h[1]),
             lambda k: shapes.is_complete(k),
             list(zip(wild_passes, keys, strict=True)),
         ),

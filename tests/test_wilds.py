@@ -90,6 +90,8 @@ def disagreements(counts: list[int], wilds: int) -> list[str]:
         if (shanten, got) != (ref["shanten"][form], accepted):
             found.append(f"accepted {form}: {got} != {accepted}")
     if (sum(counts) + wilds) % 3 == 2:
+        if shapes.is_complete_with_wilds(keys, wilds) != bool(ref["completing"]):
+            found.append("is_complete_with_wilds")
         found += _split_disagreements(counts, wilds, keys, ref["completing"])
     return found
 
