@@ -82,7 +82,7 @@ def _groups(text: str) -> list[str]:
     keys = shapes.keys_of(STANDARD.counts(hand))
     split = shapes.decompositions(keys)
     if split:
-        pair, melds = split[0]
+        pair, melds = split[0].pair, split[0].melds
         parts = [[m.tile] * 3 if m.kind == "pung" else [m.tile + i for i in range(3)]
                  for m in sorted(melds)]  # fmt: skip
         return [STANDARD.format(p) for p in (*parts, [pair, pair])]
