@@ -63,8 +63,8 @@ def declared(ruleset, hands=FOURTH, draw="5m") -> tuple[Game, list[tuple[int, in
     game.apply(Action("discard", tile("9m")), 0)
     tsumogiri(game, until=lambda g: g.phase == "turn" and g.current == 1)
     draw = max(i for i, e in enumerate(game.events) if e["type"] == "draw")
-    after = [(e["from"], e["to"], e["amount"]) for e in game.events[draw:] if e["type"] == "payment"]
-    return game, after
+    paid = [e for e in game.events[draw:] if e["type"] == "payment"]
+    return game, [(e["from"], e["to"], e["amount"]) for e in paid]
 
 
 def test_zhongtu_sixi_is_declared_paid_as_an_opening_hand_and_may_then_be_konged():
