@@ -108,3 +108,18 @@ def test_the_kong_feeder_pays_a_win_on_the_replacement_alone(feeder_pays, expect
     (win,) = [e for e in game.events if e["type"] == "win"]
     assert win["from"] is None  # still a self-draw
     assert [(p.payer, p.amount) for p in game.settlements[-1].payments] == expected
+
+
+def test_the_tiles_face_up_are_counted_for_any_rule_that_reads_them(tmp_path):
+    """绝张 written as a payment rather than a hand type: the engine counts the tiles face up
+    for it too (it counts them only for a ruleset that reads ``visible``)."""
+    from interpreter.engine.facts import table_facts
+
+    path = tmp_path / "bonus.yaml"
+    path.write_text(
+        "extends: changsha/full2007\nruleset: {id: t/bonus, title: {zh: 绝张加分, en: bonus}}\n"
+        "payment:\n  fixed_bonus: if visible(win_tile) == 3 then 1 else 0\n",
+        encoding="utf-8",
+    )
+    assert table_facts(load(str(path)), 0).reads_visible
+    assert not table_facts(load("changsha/full2007"), 0).reads_visible
