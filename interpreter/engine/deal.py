@@ -94,7 +94,7 @@ def _opening_hands(t: Table, dealt: list[list[Tile]]) -> None:
         hands = [{"id": h.id, "name": h.name, "value": h.value} for h in found[s]]
         t.events.append(events.opening(s, hands, birds, dice, hits, when))
     t.facts.opened(seats, hit)
-    payments = opening.settle_opening(ruleset, dealer, n, dealt, birds, dice, found)
+    payments = opening.settle_opening(ruleset, dealer, n, dealt, birds, dice, found, t.chosen)
     settlement = Settlement(n, (), tuple(payments))
     if when == "at_end":
         t.opening_due = settlement

@@ -12,7 +12,7 @@ they are read: the tiles face up (``wins.visible``), the locks lifted
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from random import Random
 from typing import Any
@@ -95,12 +95,21 @@ class TableFacts:
 
 def table_facts(ruleset: Ruleset, first_dealer: int) -> TableFacts:
     memo = ruleset_memo(ruleset, "reads visible")
-    if not memo:
-        hands = [*(ruleset.get("hands") or {}).values(), *(ruleset.get("modifiers") or {}).values()]
-        memo[True] = any(
-            _uses(spec.get(key), "visible") for spec in hands for key in ("when", "value")
-        )
+    if not memo:  # a hand type, a payment, a bird multiplier ... any rule may read it
+        memo[True] = any(_uses(expr, "visible") for expr in _expressions(ruleset.data))
     return TableFacts(first_dealer, memo[True])
+
+
+def _expressions(value: Any) -> Iterator[Any]:
+    """Every compiled expression in the ruleset's data."""
+    if hasattr(value, "ast"):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _expressions(item)
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from _expressions(item)
 
 
 def _uses(expr: Any, name: str) -> bool:

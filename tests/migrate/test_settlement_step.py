@@ -55,6 +55,8 @@ def test_every_worked_example_settles_as_with_the_shipped_rulesets(migrated: Pat
     assert len(SCENARIOS) > 180
     for path in SCENARIOS:
         scenario = read_scenario(path)
+        if not (FORMAT1 / f"{scenario.ruleset}.yaml").is_file():
+            continue  # a ruleset first written in format 2 (rulesets/house/): no copy to compare
         settings = tuple(scenario.settings())
         ours = settle(_load(scenario.ruleset, migrated, settings), scenario.hand)
         shipped = settle(_load(scenario.ruleset, REPO / "rulesets", settings), scenario.hand)
