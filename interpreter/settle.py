@@ -431,17 +431,19 @@ def _below_least(ruleset: Ruleset, result: WinResult) -> str | None:
 def _check_table(ruleset: Ruleset, scenario: HandRecord) -> None:
     """Refuse a hand written for another table: another number of seats, or a tile of a
     suit the ruleset leaves out (a two-suit table without 万, say)."""
+    hands = (*scenario.wins, *scenario.unfinished)
     seats = int(ruleset.get("players.count") or 4)
     if scenario.players != seats:
+        where = f"{hands[0].location}: " if hands else ""
         raise SettlementError(
-            f"the hand has {scenario.players} players, {ruleset.id} is played by {seats}"
-            f" (write players: {seats})"
+            f"{where}the hand has {scenario.players} players, {ruleset.id} is played by"
+            f" {seats} (write players: {seats})"
         )
     letters = ruleset.get("tiles.suits")
     if letters is None:
         return
     suits = {i for i, suit in enumerate(STANDARD.suits) if suit.letter in letters}
-    for hand in (*scenario.wins, *scenario.unfinished):
+    for hand in hands:
         tiles = (*hand.concealed, *(t for m in hand.melds for t in m.tiles))
         if isinstance(hand, Win):
             tiles += hand.win_tiles
