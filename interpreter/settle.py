@@ -109,6 +109,7 @@ class Settlement:
 
 def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
     """Settle every win of the scenario, then the payment rules of its moments."""
+    _check_table(ruleset, scenario)
     tileset = STANDARD
     options = ruleset.option_values
     winners = frozenset(w.seat for w in scenario.wins)
@@ -425,6 +426,33 @@ def _below_least(ruleset: Ruleset, result: WinResult) -> str | None:
     if result.total < least:
         return f"its value {result.total} is below scoring.min_value {least}"
     return None
+
+
+def _check_table(ruleset: Ruleset, scenario: HandRecord) -> None:
+    """Refuse a hand written for another table: another number of seats, or a tile of a
+    suit the ruleset leaves out (a two-suit table without 万, say)."""
+    hands = (*scenario.wins, *scenario.unfinished)
+    seats = int(ruleset.get("players.count") or 4)
+    if scenario.players != seats:
+        where = f"{hands[0].location}: " if hands else ""
+        raise SettlementError(
+            f"{where}the hand has {scenario.players} players, {ruleset.id} is played by"
+            f" {seats} (write players: {seats})"
+        )
+    letters = ruleset.get("tiles.suits")
+    if letters is None:
+        return
+    suits = {i for i, suit in enumerate(STANDARD.suits) if suit.letter in letters}
+    for hand in hands:
+        tiles = (*hand.concealed, *(t for m in hand.melds for t in m.tiles))
+        if isinstance(hand, Win):
+            tiles += hand.win_tiles
+        wrong = sorted({t for t in tiles if t // RANKS not in suits})
+        if wrong:
+            raise SettlementError(
+                f"{hand.location}: the hand of seat {hand.seat} holds "
+                f"{', '.join(STANDARD.name(t) for t in wrong)}, of a suit {ruleset.id} leaves out"
+            )
 
 
 def _check_allowed(ruleset: Ruleset, situation: Situation, result: WinResult, win: Win) -> None:
