@@ -11,7 +11,7 @@ and ``"quads"`` (a four-of-a-kind counts as two pairs, as most Chinese rules all
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import product
 from typing import Literal, NamedTuple
 
@@ -63,6 +63,14 @@ def keys_of(counts: Sequence[int]) -> Keys:
         for rank in range(RANKS):
             key += counts[start + rank] * POW[rank]
         keys.append(key)
+    return tuple(keys)
+
+
+def keys_of_tiles(tiles: Iterable[Tile], suits: int = 3) -> Keys:
+    """The per-suit keys of ``tiles`` (``keys_of`` their counts, without building them)."""
+    keys = [0] * suits
+    for tile in tiles:
+        keys[tile // RANKS] += POW[tile % RANKS]
     return tuple(keys)
 
 
@@ -207,6 +215,8 @@ def is_winning(keys: Keys, form: SevenPairsForm | None = "quads") -> bool:
 
 def waits(keys: Keys, form: SevenPairsForm | None = "quads", copies: int = 4) -> list[Tile]:
     """Tiles that would complete the hand; a tile the hand holds all copies of is no wait."""
+    if _no_wait(keys, form):
+        return []
     result = []
     for suit, key in enumerate(keys):
         for rank in range(RANKS):
@@ -216,6 +226,20 @@ def waits(keys: Keys, form: SevenPairsForm | None = "quads", copies: int = 4) ->
             if is_winning(add_tile(keys, tile), form):
                 result.append(tile)
     return result
+
+
+def _no_wait(keys: Keys, form: SevenPairsForm | None) -> bool:
+    """True when no one tile added can complete the hand, read from the tables: most hands
+    are not ready, and trying each of the 27 tiles costs far more."""
+    size, pairs, _, _ = _tally(keys)
+    if size % 3 != 1:
+        return True  # a complete hand has 3n + 2 tiles
+    if form is not None and size == 13 and pairs >= 6:
+        return False  # one tile may make seven pairs (a distinct pair is also one here)
+    if [_COMPLETION[key] for key in keys].count(0) >= 2:
+        return True  # one tile mends one suit at most
+    needed = (size - 1) // 3
+    return needed <= MAX_MELDS and _hand_distances(keys)[2 * needed + 1] > 1
 
 
 def count_complete_hands(
