@@ -601,9 +601,10 @@ def _at_wall_end(ruleset: Ruleset, scenario: HandRecord) -> Situation:
     ``ready_seats`` is worked out only for a ruleset whose rules at the wall's end read it."""
     still_in = frozenset(h.seat for h in scenario.unfinished)
     table = _Hands(ruleset, scenario, still_in)
-    ready = frozenset(s for s in still_in if table.ready(s)) if _reads_ready(ruleset) else None
+    reads = _reads_ready(ruleset)
+    ready = frozenset(s for s in still_in if reads and table.ready(s))
     return _table(
-        scenario, _options(ruleset), players_in_game=still_in, ready=ready or frozenset(),
+        scenario, _options(ruleset), players_in_game=still_in, ready=ready,
         settling={"table": table},
     )  # fmt: skip
 
