@@ -17,7 +17,7 @@ melds and the pair, and ``w`` wilds supply ``w`` of them, so the shanten is ``d 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from itertools import combinations_with_replacement, product
 from math import comb
@@ -87,6 +87,14 @@ def keys_of(counts: Sequence[int]) -> Keys:
         for rank in range(RANKS):
             key += counts[start + rank] * POW[rank]
         keys.append(key)
+    return tuple(keys)
+
+
+def keys_of_tiles(tiles: Iterable[Tile], suits: int = 3) -> Keys:
+    """The per-suit keys of ``tiles`` (``keys_of`` their counts, without building them)."""
+    keys = [0] * suits
+    for tile in tiles:
+        keys[tile // RANKS] += POW[tile % RANKS]
     return tuple(keys)
 
 
@@ -321,6 +329,8 @@ def waits(
 
     With wilds these are the tiles other than a wild; drawing a wild completes every ready hand.
     """
+    if not wilds and _no_wait(keys, form):
+        return []
     result = []
     for suit, key in enumerate(keys):
         for rank in range(RANKS):
@@ -330,6 +340,20 @@ def waits(
             if is_winning(add_tile(keys, tile), form, wilds):
                 result.append(tile)
     return result
+
+
+def _no_wait(keys: Keys, form: SevenPairsForm | None) -> bool:
+    """True when no one tile added can complete the hand, read from the tables: most hands
+    are not ready, and trying each of the 27 tiles costs far more."""
+    size, pairs, _, _ = _tally(keys)
+    if size % 3 != 1:
+        return True  # a complete hand has 3n + 2 tiles
+    if form is not None and size == 13 and pairs >= 6:
+        return False  # one tile may make seven pairs (a distinct pair is also one here)
+    if [_COMPLETION[key] for key in keys].count(0) >= 2:
+        return True  # one tile mends one suit at most
+    needed = (size - 1) // 3
+    return needed <= MAX_MELDS and _hand_distances(keys)[2 * needed + 1] > 1
 
 
 def count_complete_hands(

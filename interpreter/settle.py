@@ -11,12 +11,12 @@ runs out; the rules when the hand ends; every payment adjusted as it is made.
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from dsl import syntax
 from dsl.problems import Location
 from dsl.ruleset import Ruleset
 from dsl.situation import NOBODY, HandMeld, Situation
@@ -111,7 +111,7 @@ def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
     """Settle every win of the scenario, then the payment rules of its moments."""
     _check_table(ruleset, scenario)
     tileset = STANDARD
-    options = ruleset.option_values
+    options = _options(ruleset)
     winners = frozenset(w.seat for w in scenario.wins)
     hits, bird_tiles = _bird_hits(ruleset, scenario, options)
     wins: list[WinResult] = []
@@ -147,7 +147,7 @@ def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
 def settle_hand_end(ruleset: Ruleset, scenario: HandRecord, winners: frozenset[int]) -> Settlement:
     """The payments of the rules at ``hand_end``: the seats still in and the hand's winners."""
     situation = _table(
-        scenario, ruleset.option_values, players_in_game=scenario.in_game, winners=winners
+        scenario, _options(ruleset), players_in_game=scenario.in_game, winners=winners
     )
     return Settlement(scenario.players, (), tuple(fire(ruleset, "hand_end", situation)))
 
@@ -231,8 +231,10 @@ def _with(situation: Situation, **known: Any) -> Situation:
     """``situation`` knowing more for settlement (``known``; ``payer``, ``payee`` as seats).
 
     A copy with those fields set: nothing derived from the hand depends on them, so the
-    facts already worked out stay (and the copy costs far less than ``replace``)."""
-    new = copy.copy(situation)
+    facts already worked out stay (and the copy costs far less than ``replace``; made as
+    ``copy.copy`` makes it, without its generic steps)."""
+    new = object.__new__(Situation)
+    new.__dict__.update(situation.__dict__)
     for seat in ("payer", "payee"):
         if seat in known:
             object.__setattr__(new, seat, known.pop(seat))
@@ -467,6 +469,14 @@ def _check_allowed(ruleset: Ruleset, situation: Situation, result: WinResult, wi
 _MEMOS: dict[tuple[int, str], tuple[Ruleset, dict[Any, Any]]] = {}
 
 
+def _options(ruleset: Ruleset) -> Mapping[str, Any]:
+    """The ruleset's option values, read once (``option_values`` builds them on each read)."""
+    memo = ruleset_memo(ruleset, "options")
+    if not memo:
+        memo[True] = ruleset.option_values
+    return memo[True]
+
+
 def ruleset_memo(ruleset: Ruleset, name: str) -> dict[Any, Any]:
     """Where the answers of ``name``, a pure function of ``ruleset``, are remembered."""
     found = _MEMOS.get((id(ruleset), name))
@@ -603,7 +613,7 @@ def _at_kong(ruleset: Ruleset, scenario: HandRecord, kong: Kong) -> list[Payment
     """The payments of the rules at a kong, for one declared kong."""
     situation = _table(
         scenario,
-        ruleset.option_values,
+        _options(ruleset),
         players_in_game=scenario.in_game if kong.in_game is None else kong.in_game,
         kong_seat=kong.seat,
         provider=kong.provider,
@@ -614,26 +624,49 @@ def _at_kong(ruleset: Ruleset, scenario: HandRecord, kong: Kong) -> list[Payment
 
 
 def _at_wall_end(ruleset: Ruleset, scenario: HandRecord) -> Situation:
-    """The situation when the wall ran out: the seats still in and what their hands hold."""
+    """The situation when the wall ran out: the seats still in and what their hands hold.
+
+    ``ready_seats`` is worked out only for a ruleset whose rules at the wall's end read it."""
     still_in = frozenset(h.seat for h in scenario.unfinished)
-    end = replace(scenario, in_game=still_in, wins=(), birds=(), bird_dice=())
-    table = _Hands(ruleset, end, {h.seat: h for h in scenario.unfinished})
-    ready = frozenset(seat for seat in still_in if table.ready(seat))
+    table = _Hands(ruleset, scenario, still_in)
+    reads = _reads_ready(ruleset)
+    ready = frozenset(s for s in still_in if reads and table.ready(s))
     return _table(
-        scenario, ruleset.option_values, players_in_game=still_in, ready=ready,
+        scenario, _options(ruleset), players_in_game=still_in, ready=ready,
         settling={"table": table},
     )  # fmt: skip
+
+
+def _reads_ready(ruleset: Ruleset) -> bool:
+    """Whether an expression of the payment rules or adjustments at ``wall_end`` reads
+    ``ready_seats``, read once per ruleset."""
+    memo = ruleset_memo(ruleset, "wall end reads ready_seats")
+    if not memo:
+        specs = [
+            *((ruleset.get("payments") or {}).values()),
+            *((ruleset.get("adjustments") or {}).values()),
+        ]
+        memo[True] = any(
+            syntax.mentions(expr, "ready_seats")
+            for spec in specs
+            if "wall_end" in ((spec["at"],) if isinstance(spec["at"], str) else spec["at"])
+            for expr in spec.values()
+        )
+    return memo[True]
 
 
 class _Hands:
     """What the payment rules at the wall's end may ask about the hands still in."""
 
-    def __init__(self, ruleset: Ruleset, scenario: HandRecord, hands: Mapping[int, Unfinished]):
+    def __init__(self, ruleset: Ruleset, scenario: HandRecord, still_in: frozenset[int]):
         self.ruleset = ruleset
         self.scenario = scenario
-        self.hands = hands
+        self.still_in = still_in
+        self.hands = {h.seat: h for h in scenario.unfinished}
         self.waits: dict[int, list[Tile]] = {}
         self.held_suits: dict[int, frozenset[int]] = {}
+        self.end: HandRecord | None = None
+        """The hand as the wins imagined here see it, made when one is first asked."""
 
     def hand(self, seat: int) -> Unfinished:
         if seat not in self.hands:
@@ -643,8 +676,9 @@ class _Hands:
     def suits(self, seat: int) -> frozenset[int]:
         if seat not in self.held_suits:
             hand = self.hand(seat)
-            tiles = (*hand.concealed, *(t for m in hand.melds for t in m.tiles))
-            self.held_suits[seat] = frozenset(t // RANKS for t in tiles)
+            suits = {t // RANKS for t in hand.concealed}
+            suits.update(m.tile // RANKS for m in hand.melds)
+            self.held_suits[seat] = frozenset(suits)
         return self.held_suits[seat]
 
     def winning_tiles(self, seat: int) -> list[Tile]:
@@ -652,7 +686,7 @@ class _Hands:
         if seat not in self.waits:
             hand = self.hand(seat)
             found: list[Tile] = []
-            for tile in shapes.waits(shapes.keys_of(STANDARD.counts(hand.concealed)), "quads"):
+            for tile in shapes.waits(shapes.keys_of_tiles(hand.concealed), "quads"):
                 try:
                     self.win(hand, tile, None)
                 except SettlementError:
@@ -668,10 +702,12 @@ class _Hands:
         """The hand as if it won on ``tile`` discarded by ``payer`` (None: self-drawn); a
         SettlementError when the ruleset would not let it win."""
         win = Win(hand.seat, hand.concealed, hand.melds, (tile,), payer, frozenset(), _NOWHERE)
+        if self.end is None:
+            self.end = replace(self.scenario, in_game=self.still_in, wins=(), birds=(),
+                               bird_dice=())  # fmt: skip
         situation = _situation(
-            self.scenario, win, tile, frozenset({hand.seat}), self.ruleset.option_values, {},
-            STANDARD,
-        )  # fmt: skip
+            self.end, win, tile, frozenset({hand.seat}), _options(self.ruleset), {}, STANDARD
+        )
         result = hand_types(self.ruleset, [situation], win)
         _check_allowed(self.ruleset, situation, result, win)
         return situation, result

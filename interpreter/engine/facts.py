@@ -96,7 +96,7 @@ class TableFacts:
 def table_facts(ruleset: Ruleset, first_dealer: int) -> TableFacts:
     memo = ruleset_memo(ruleset, "reads visible")
     if not memo:  # a hand type, a payment, a bird multiplier ... any rule may read it
-        memo[True] = any(_uses(expr, "visible") for expr in _expressions(ruleset.data))
+        memo[True] = any(syntax.mentions(e, "visible") for e in _expressions(ruleset.data))
     return TableFacts(first_dealer, memo[True])
 
 
@@ -112,41 +112,15 @@ def _expressions(value: Any) -> Iterator[Any]:
             yield from _expressions(item)
 
 
-def _uses(expr: Any, name: str) -> bool:
-    """Whether the compiled expression ``expr`` reads the name or calls the function
-    ``name`` anywhere."""
-    node = getattr(expr, "ast", None)
-    return node is not None and any(
-        (isinstance(n, syntax.Call) and n.function == name)
-        or (isinstance(n, syntax.Name) and n.name == name)
-        for n in _nodes(node)
-    )
-
-
 def dealer_dice(ruleset: Ruleset, next_dealer: Any, rng: Random) -> int:
     """Two dice thrown from ``rng`` for ``dealer.next`` (their total), if it reads ``dice``;
     else 0.  Thrown at the hand's end, they change nothing of the hand."""
     memo = ruleset_memo(ruleset, "dealer dice")
     if not memo:
-        memo[True] = _uses(next_dealer, "dice")
+        memo[True] = syntax.mentions(next_dealer, "dice")
     if not memo[True]:
         return 0
     return rng.randint(1, 6) + rng.randint(1, 6)
-
-
-def _nodes(node: Any) -> Iterator[Any]:
-    yield node
-    if isinstance(node, syntax.Node):
-        for value in vars(node).values():
-            yield from _children(value)
-
-
-def _children(value: Any) -> Iterator[Any]:
-    if isinstance(value, syntax.Node):
-        yield from _nodes(value)
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _children(item)
 
 
 def next_dealer_seat(value: int, players: int) -> int:
