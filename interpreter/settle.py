@@ -20,6 +20,7 @@ from typing import Any
 from dsl.problems import Location
 from dsl.ruleset import Ruleset
 from dsl.situation import NOBODY, HandMeld, Situation
+from dsl.vocabulary import HAND_ONLY
 from handcore import shapes
 from handcore.tiles import RANKS, STANDARD, Tile, TileSet
 from interpreter import prefilter
@@ -227,16 +228,20 @@ def fire(
 
 
 def _with(situation: Situation, **known: Any) -> Situation:
-    """``situation`` knowing more for settlement (``known``; ``payer``, ``payee`` as seats).
-
-    A copy with those fields set: nothing derived from the hand depends on them, so the
-    facts already worked out stay (and the copy costs far less than ``replace``)."""
-    new = copy.copy(situation)
-    for seat in ("payer", "payee"):
-        if seat in known:
-            object.__setattr__(new, seat, known.pop(seat))
+    """``situation`` knowing more for settlement (``known``; ``payer``, ``payee`` as seats)."""
+    seats = {seat: known.pop(seat) for seat in ("payer", "payee") if seat in known}
     if known:
-        object.__setattr__(new, "settling", {**(situation.settling or {}), **known})
+        seats["settling"] = {**(situation.settling or {}), **known}
+    return _set(situation, **seats)
+
+
+def _set(situation: Situation, **fields: Any) -> Situation:
+    """A copy of ``situation`` with ``fields`` set, for fields no fact derived from the hand
+    depends on (seats being paid, the hand types found, the value): the facts already worked
+    out stay, and the copy costs far less than ``replace``."""
+    new = copy.copy(situation)
+    for name, value in fields.items():
+        object.__setattr__(new, name, value)
     return new
 
 
@@ -336,7 +341,7 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
                 need = shaped_need if shaped else unshaped_need
                 if need is not None and probe is not None and not need(probe):
                     continue  # its cheap necessary condition fails
-                if spec["when"](situation):
+                if _answer(spec["when"], situation):
                     found[hand_id] = (
                         display_name(spec.get("name"), hand_id),
                         spec.get("class") or default_class,
@@ -357,17 +362,26 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
     }
     kept = {h: v for h, v in found.items() if h not in replaced}
     classes = {h: v[1] for h, v in kept.items()}
+    zeros = dict.fromkeys(kept, 0)
+    told = {id(s): _set(s, hand_classes=classes, hands=zeros) for s in situations}
     values = {
-        h: max(
-            int(v[2](replace(s, hand_classes=classes, hands=dict.fromkeys(kept, 0))))
-            for s in found_with[h]
-        )
-        for h, v in kept.items()
+        h: max(int(_answer(v[2], told[id(s)])) for s in found_with[h]) for h, v in kept.items()
     }
-    scored = replace(situations[0], hand_classes=classes, hands=values)
+    scored = _set(situations[0], hand_classes=classes, hands=values)
     total = int(ruleset.scoring["value"](scored))
     hands = tuple(FoundHand(h, kept[h][0], kept[h][1], values[h]) for h in kept)
     return WinResult(win.seat, win.win_tiles[0], hands, total, win.concealed, win.melds)
+
+
+def _answer(expression: Any, situation: Situation) -> Any:
+    """``expression``'s value in ``situation``; once per hand when it reads the hand alone."""
+    if not expression.names <= HAND_ONLY:
+        return expression(situation)
+    answers = situation.answers
+    found = answers.get(id(expression), answers)
+    if found is answers:
+        found = answers[id(expression)] = expression(situation)
+    return found
 
 
 def refusal(situation: Situation, void: int | None, requires: Any) -> str | None:
@@ -522,7 +536,7 @@ def _scored(situation: Situation, result: WinResult) -> Situation:
     """The win's situation once its hand types and value are known."""
     values = {h.id: h.value for h in result.hands}
     classes = {h.id: h.hand_class for h in result.hands}
-    return replace(situation, hands=values, hand_classes=classes, value=result.total)
+    return _set(situation, hands=values, hand_classes=classes, value=result.total)
 
 
 def _win_payments(ruleset: Ruleset, scored: Situation, result: WinResult) -> list[Payment]:
@@ -535,7 +549,7 @@ def _win_payments(ruleset: Ruleset, scored: Situation, result: WinResult) -> lis
     cap_after_birds = payment.get("cap_after_birds", True)
     made = []
     for payer in payers:
-        one = replace(scored, payer=payer)
+        one = _set(scored, payer=payer)
         base = int(payment["base"](one))
         dealer_bonus = int(payment["dealer_bonus"](one))
         self_draw_bonus = int(payment["self_draw_bonus"](one)) if one.self_draw else 0
