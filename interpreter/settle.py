@@ -15,7 +15,7 @@ import copy
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from dsl.problems import Location
 from dsl.ruleset import Ruleset
@@ -331,45 +331,36 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
 
     With several winning tiles at once (``winning_tiles``), what each tile makes counts,
     once per hand type, at the best value it reaches."""
-    found: dict[str, tuple[str, str, Any]] = {}
+    found: dict[str, _HandType] = {}
     found_with: dict[str, list[Situation]] = {}
     for situation in situations:
         probe = prefilter.probe_of_situation(situation)
         shaped = prefilter.has_shape(situation.keys, len(situation.melds))
-        for section, default_class in (("hands", None), ("modifiers", "bonus")):
-            for hand_id, spec, shaped_need, unshaped_need in _conditions(ruleset, section):
-                need = shaped_need if shaped else unshaped_need
-                if need is not None and probe is not None and not need(probe):
-                    continue  # its cheap necessary condition fails
-                if _answer(spec["when"], situation):
-                    found[hand_id] = (
-                        display_name(spec.get("name"), hand_id),
-                        spec.get("class") or default_class,
-                        spec["value"],
-                    )
-                    found_with.setdefault(hand_id, []).append(situation)
-    if not any(h in (ruleset.get("hands") or {}) for h in found):
+        for kind in _hand_types_of(ruleset):
+            need = kind.shaped_need if shaped else kind.unshaped_need
+            if need is not None and probe is not None and not need(probe):
+                continue  # its cheap necessary condition fails
+            if _answer(kind.when, situation):
+                found[kind.id] = kind
+                found_with.setdefault(kind.id, []).append(situation)
+    if not any(kind.is_hand for kind in found.values()):
         tiles = ", ".join(STANDARD.name(t) for t in win.win_tiles)
         raise SettlementError(
             f"{win.location}: the hand of seat {win.seat} does not win under "
             f"{ruleset.id} (no hand type applies with {tiles})"
         )
-    modifiers = ruleset.get("modifiers") or {}
-    replaced = {
-        gone
-        for hand_id in found
-        for gone in (ruleset.hands.get(hand_id) or modifiers.get(hand_id) or {}).get("replaces", ())
-    }
-    kept = {h: v for h, v in found.items() if h not in replaced}
-    classes = {h: v[1] for h, v in kept.items()}
+    replaced = {gone for kind in found.values() for gone in kind.replaces}
+    kept = {h: kind for h, kind in found.items() if h not in replaced}
+    classes = {h: kind.hand_class for h, kind in kept.items()}
     zeros = dict.fromkeys(kept, 0)
     told = {id(s): _set(s, hand_classes=classes, hands=zeros) for s in situations}
     values = {
-        h: max(int(_answer(v[2], told[id(s)])) for s in found_with[h]) for h, v in kept.items()
+        h: max(int(_answer(kind.value, told[id(s)])) for s in found_with[h])
+        for h, kind in kept.items()
     }
     scored = _set(situations[0], hand_classes=classes, hands=values)
     total = int(ruleset.scoring["value"](scored))
-    hands = tuple(FoundHand(h, kept[h][0], kept[h][1], values[h]) for h in kept)
+    hands = tuple(FoundHand(h, kind.name, kind.hand_class, values[h]) for h, kind in kept.items())
     return WinResult(win.seat, win.win_tiles[0], hands, total, win.concealed, win.melds)
 
 
@@ -393,7 +384,7 @@ def refusal(situation: Situation, void: int | None, requires: Any) -> str | None
         held.update(m.tile // RANKS for m in situation.melds)
         if void in held:
             return "it holds the suit declared void"
-    if requires is not None and not requires(situation):
+    if requires is not None and not _answer(requires, situation):
         return f"restrictions.win_requires is false ({requires.text})"
     return None
 
@@ -461,22 +452,43 @@ def ruleset_memo(ruleset: Ruleset, name: str) -> dict[Any, Any]:
     return found[1]
 
 
-_Condition = tuple[str, Mapping[str, Any], prefilter.Need | None, prefilter.Need | None]
+class _HandType(NamedTuple):
+    """A hand type or modifier as settlement asks it, read once per ruleset."""
+
+    id: str
+    when: Any
+    value: Any
+    name: str
+    hand_class: str
+    replaces: tuple[str, ...]
+    is_hand: bool
+    """Its id is a hand type's (a win needs one)."""
+    shaped_need: prefilter.Need | None
+    unshaped_need: prefilter.Need | None
+    """The cheap necessary conditions of ``when`` (``prefilter``) for a hand that may have
+    a shape and for one that has none."""
 
 
-def _conditions(ruleset: Ruleset, section: str) -> list[_Condition]:
-    """The section's enabled hand types, each with the cheap necessary conditions of its
-    ``when`` (``prefilter``) for a hand that may have a shape and for one that has none,
-    read once per ruleset."""
-    memo = ruleset_memo(ruleset, "conditions")
-    if section not in memo:
-        memo[section] = [
-            (hand_id, spec, *(prefilter.test_of(prefilter.necessary(spec["when"].ast, unshaped))
-                              for unshaped in (False, True)))
-            for hand_id, spec in (ruleset.get(section) or {}).items()
+def _hand_types_of(ruleset: Ruleset) -> list[_HandType]:
+    """The enabled hand types, then the enabled modifiers, in the order written."""
+    memo = ruleset_memo(ruleset, "hand types")
+    if not memo:
+        hands = ruleset.get("hands") or {}
+        modifiers = ruleset.get("modifiers") or {}
+        memo["all"] = [
+            _HandType(
+                hand_id, spec["when"], spec["value"], display_name(spec.get("name"), hand_id),
+                spec.get("class") or default_class,
+                tuple((hands.get(hand_id) or modifiers.get(hand_id) or {}).get("replaces", ())),
+                hand_id in hands,
+                *(prefilter.test_of(prefilter.necessary(spec["when"].ast, unshaped))
+                  for unshaped in (False, True)),
+            )
+            for section, default_class in ((hands, None), (modifiers, "bonus"))
+            for hand_id, spec in section.items()
             if spec.get("enabled", True)
         ]  # fmt: skip
-    return memo[section]
+    return memo["all"]
 
 
 def _table(scenario: HandRecord, options: Mapping[str, Any], **seats: Any) -> Situation:
