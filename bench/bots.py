@@ -56,6 +56,7 @@ def main() -> None:
     from dsl.ruleset import load
     from interpreter.agents import make_agent
     from interpreter.engine.game import Game, run
+    from interpreter.engine.rules import Rules
 
     try:
         reference: Reference | None = Reference(args.seed)
@@ -69,18 +70,20 @@ def main() -> None:
     )
     for rid in args.rulesets:
         ruleset = load(rid)
+        rules = Rules(ruleset)  # read once, as simulate does
         for name in args.bots.split(","):
             first = (args.seed * 1_000 + next(passes)) * 1_000_000  # this pass's own seeds
             params = {} if name in ("random", "simple") else {"ruleset": ruleset}
             bots = [Timed(make_agent(name, s, **params)) for s in range(4)]
             for h in range(WARM):
-                run(Game(ruleset, first + h, h % 4), bots)
+                run(Game(ruleset, first + h, h % 4, rules=rules), bots)
             for b in bots:
                 b.seconds, b.calls = 0.0, 0
             ends: Counter[str] = Counter()
             start = time.process_time()
             for h in range(args.hands):
-                ends[run(Game(ruleset, first + WARM + h, h % 4), bots).reason] += 1
+                game = Game(ruleset, first + WARM + h, h % 4, rules=rules)
+                ends[run(game, bots).reason] += 1
             elapsed = time.process_time() - start
             inside = sum(b.seconds for b in bots)
             acts = sum(b.calls for b in bots) / args.hands
