@@ -19,9 +19,9 @@ error it raises is a compile error with its place, not a surprise in the middle 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from dsl.errors import EvaluationError, ExpressionError
@@ -118,6 +118,41 @@ class CompiledExpression:
             if self.origin is not None:
                 placed.problem = self.origin(placed)
             raise placed from None
+
+    @cached_property
+    def names(self) -> frozenset[str]:
+        """The vocabulary's names and functions the expression reads (not the elements and
+        attributes of what they give, nor options, fixed for a game): what its value may
+        depend on, for callers that keep values."""
+        return frozenset(_names_read(self.ast))
+
+
+def _names_read(node: Node) -> Iterator[str]:
+    if isinstance(node, Name):
+        binding = node.binding
+        if (
+            binding not in ("it", "options")
+            and not binding.startswith("the element")
+            and (" of " not in binding)
+        ):
+            yield node.name
+    elif isinstance(node, Call):
+        yield node.function
+        for argument in node.arguments:
+            yield from _names_read(argument.value)
+    elif isinstance(node, Attribute):
+        yield from _names_read(node.subject)
+    elif isinstance(node, Unary):
+        yield from _names_read(node.operand)
+    elif isinstance(node, Binary):
+        yield from _names_read(node.left)
+        yield from _names_read(node.right)
+    elif isinstance(node, If):
+        for part in (node.condition, node.then, node.otherwise):
+            yield from _names_read(part)
+    elif isinstance(node, SetLiteral):
+        for item in node.items:
+            yield from _names_read(item)
 
 
 def compile_expression(

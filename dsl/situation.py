@@ -257,6 +257,12 @@ class Situation:
                     found.add(_wait_shape(meld, tile))
         return frozenset(found)
 
+    @cached_property
+    def answers(self) -> dict[int, Any]:
+        """Values of expressions that read the hand alone (``vocabulary.HAND_ONLY``), by the
+        expression's id: each is asked once per hand, however the hand was won."""
+        return {}
+
     def without_win_tile(self) -> Keys:
         """The concealed keys before the winning tile joined them."""
         if self.win_tile is None:

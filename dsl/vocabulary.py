@@ -710,6 +710,14 @@ HAND_FUNCTIONS = (
 )
 
 
+HAND_ONLY = frozenset(
+    e.name
+    for e in (*CONSTANTS, *HAND_SHAPE, *WAITS, *GENERIC_FUNCTIONS, *HAND_FUNCTIONS)
+    if e.name != "visible"
+) | {"win_tile"}
+"""Names whose values are fixed by the hand (its tiles, melds and winning tile) alone."""
+
+
 def _seats_where(s: Situation, seats: Iterable[int], test: Callable) -> frozenset[int]:
     return frozenset(seat for seat in seats if test(seat))
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from dsl import syntax
 from dsl.problems import Location
 from dsl.ruleset import Ruleset
 from dsl.situation import NOBODY, HandMeld, Situation
+from dsl.vocabulary import HAND_ONLY
 from handcore import shapes
 from handcore.tiles import RANKS, STANDARD, Tile, TileSet
 from interpreter import prefilter
@@ -228,18 +229,22 @@ def fire(
 
 
 def _with(situation: Situation, **known: Any) -> Situation:
-    """``situation`` knowing more for settlement (``known``; ``payer``, ``payee`` as seats).
+    """``situation`` knowing more for settlement (``known``; ``payer``, ``payee`` as seats)."""
+    seats = {seat: known.pop(seat) for seat in ("payer", "payee") if seat in known}
+    if known:
+        seats["settling"] = {**(situation.settling or {}), **known}
+    return _set(situation, **seats)
 
-    A copy with those fields set: nothing derived from the hand depends on them, so the
-    facts already worked out stay (and the copy costs far less than ``replace``; made as
-    ``copy.copy`` makes it, without its generic steps)."""
+
+def _set(situation: Situation, **fields: Any) -> Situation:
+    """A copy of ``situation`` with ``fields`` set, for fields no fact derived from the hand
+    depends on (seats being paid, the hand types found, the value): the facts already worked
+    out stay, and the copy costs far less than ``replace`` (made as ``copy.copy`` makes it,
+    without its generic steps)."""
     new = object.__new__(Situation)
     new.__dict__.update(situation.__dict__)
-    for seat in ("payer", "payee"):
-        if seat in known:
-            object.__setattr__(new, seat, known.pop(seat))
-    if known:
-        object.__setattr__(new, "settling", {**(situation.settling or {}), **known})
+    for name, value in fields.items():
+        object.__setattr__(new, name, value)
     return new
 
 
@@ -329,48 +334,48 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
 
     With several winning tiles at once (``winning_tiles``), what each tile makes counts,
     once per hand type, at the best value it reaches."""
-    found: dict[str, tuple[str, str, Any]] = {}
+    found: dict[str, _HandType] = {}
     found_with: dict[str, list[Situation]] = {}
     for situation in situations:
         probe = prefilter.probe_of_situation(situation)
         shaped = prefilter.has_shape(situation.keys, len(situation.melds))
-        for section, default_class in (("hands", None), ("modifiers", "bonus")):
-            for hand_id, spec, shaped_need, unshaped_need in _conditions(ruleset, section):
-                need = shaped_need if shaped else unshaped_need
-                if need is not None and probe is not None and not need(probe):
-                    continue  # its cheap necessary condition fails
-                if spec["when"](situation):
-                    found[hand_id] = (
-                        display_name(spec.get("name"), hand_id),
-                        spec.get("class") or default_class,
-                        spec["value"],
-                    )
-                    found_with.setdefault(hand_id, []).append(situation)
-    if not any(h in (ruleset.get("hands") or {}) for h in found):
+        for kind in _hand_types_of(ruleset):
+            need = kind.shaped_need if shaped else kind.unshaped_need
+            if need is not None and probe is not None and not need(probe):
+                continue  # its cheap necessary condition fails
+            if _answer(kind.when, situation):
+                found[kind.id] = kind
+                found_with.setdefault(kind.id, []).append(situation)
+    if not any(kind.is_hand for kind in found.values()):
         tiles = ", ".join(STANDARD.name(t) for t in win.win_tiles)
         raise SettlementError(
             f"{win.location}: the hand of seat {win.seat} does not win under "
             f"{ruleset.id} (no hand type applies with {tiles})"
         )
-    modifiers = ruleset.get("modifiers") or {}
-    replaced = {
-        gone
-        for hand_id in found
-        for gone in (ruleset.hands.get(hand_id) or modifiers.get(hand_id) or {}).get("replaces", ())
-    }
-    kept = {h: v for h, v in found.items() if h not in replaced}
-    classes = {h: v[1] for h, v in kept.items()}
+    replaced = {gone for kind in found.values() for gone in kind.replaces}
+    kept = {h: kind for h, kind in found.items() if h not in replaced}
+    classes = {h: kind.hand_class for h, kind in kept.items()}
+    zeros = dict.fromkeys(kept, 0)
+    told = {id(s): _set(s, hand_classes=classes, hands=zeros) for s in situations}
     values = {
-        h: max(
-            int(v[2](replace(s, hand_classes=classes, hands=dict.fromkeys(kept, 0))))
-            for s in found_with[h]
-        )
-        for h, v in kept.items()
+        h: max(int(_answer(kind.value, told[id(s)])) for s in found_with[h])
+        for h, kind in kept.items()
     }
-    scored = replace(situations[0], hand_classes=classes, hands=values)
+    scored = _set(situations[0], hand_classes=classes, hands=values)
     total = int(ruleset.scoring["value"](scored))
-    hands = tuple(FoundHand(h, kept[h][0], kept[h][1], values[h]) for h in kept)
+    hands = tuple(FoundHand(h, kind.name, kind.hand_class, values[h]) for h, kind in kept.items())
     return WinResult(win.seat, win.win_tiles[0], hands, total, win.concealed, win.melds)
+
+
+def _answer(expression: Any, situation: Situation) -> Any:
+    """``expression``'s value in ``situation``; once per hand when it reads the hand alone."""
+    if not expression.names <= HAND_ONLY:
+        return expression(situation)
+    answers = situation.answers
+    found = answers.get(id(expression), answers)
+    if found is answers:
+        found = answers[id(expression)] = expression(situation)
+    return found
 
 
 def refusal(situation: Situation, void: int | None, requires: Any) -> str | None:
@@ -382,7 +387,7 @@ def refusal(situation: Situation, void: int | None, requires: Any) -> str | None
         held.update(m.tile // RANKS for m in situation.melds)
         if void in held:
             return "it holds the suit declared void"
-    if requires is not None and not requires(situation):
+    if requires is not None and not _answer(requires, situation):
         return f"restrictions.win_requires is false ({requires.text})"
     return None
 
@@ -485,22 +490,43 @@ def ruleset_memo(ruleset: Ruleset, name: str) -> dict[Any, Any]:
     return found[1]
 
 
-_Condition = tuple[str, Mapping[str, Any], prefilter.Need | None, prefilter.Need | None]
+class _HandType(NamedTuple):
+    """A hand type or modifier as settlement asks it, read once per ruleset."""
+
+    id: str
+    when: Any
+    value: Any
+    name: str
+    hand_class: str
+    replaces: tuple[str, ...]
+    is_hand: bool
+    """Its id is a hand type's (a win needs one)."""
+    shaped_need: prefilter.Need | None
+    unshaped_need: prefilter.Need | None
+    """The cheap necessary conditions of ``when`` (``prefilter``) for a hand that may have
+    a shape and for one that has none."""
 
 
-def _conditions(ruleset: Ruleset, section: str) -> list[_Condition]:
-    """The section's enabled hand types, each with the cheap necessary conditions of its
-    ``when`` (``prefilter``) for a hand that may have a shape and for one that has none,
-    read once per ruleset."""
-    memo = ruleset_memo(ruleset, "conditions")
-    if section not in memo:
-        memo[section] = [
-            (hand_id, spec, *(prefilter.test_of(prefilter.necessary(spec["when"].ast, unshaped))
-                              for unshaped in (False, True)))
-            for hand_id, spec in (ruleset.get(section) or {}).items()
+def _hand_types_of(ruleset: Ruleset) -> list[_HandType]:
+    """The enabled hand types, then the enabled modifiers, in the order written."""
+    memo = ruleset_memo(ruleset, "hand types")
+    if not memo:
+        hands = ruleset.get("hands") or {}
+        modifiers = ruleset.get("modifiers") or {}
+        memo["all"] = [
+            _HandType(
+                hand_id, spec["when"], spec["value"], display_name(spec.get("name"), hand_id),
+                spec.get("class") or default_class,
+                tuple((hands.get(hand_id) or modifiers.get(hand_id) or {}).get("replaces", ())),
+                hand_id in hands,
+                *(prefilter.test_of(prefilter.necessary(spec["when"].ast, unshaped))
+                  for unshaped in (False, True)),
+            )
+            for section, default_class in ((hands, None), (modifiers, "bonus"))
+            for hand_id, spec in section.items()
             if spec.get("enabled", True)
         ]  # fmt: skip
-    return memo[section]
+    return memo["all"]
 
 
 def _table(scenario: HandRecord, options: Mapping[str, Any], **seats: Any) -> Situation:
@@ -560,7 +586,7 @@ def _scored(situation: Situation, result: WinResult) -> Situation:
     """The win's situation once its hand types and value are known."""
     values = {h.id: h.value for h in result.hands}
     classes = {h.id: h.hand_class for h in result.hands}
-    return replace(situation, hands=values, hand_classes=classes, value=result.total)
+    return _set(situation, hands=values, hand_classes=classes, value=result.total)
 
 
 def _win_payments(ruleset: Ruleset, scored: Situation, result: WinResult) -> list[Payment]:
@@ -573,7 +599,7 @@ def _win_payments(ruleset: Ruleset, scored: Situation, result: WinResult) -> lis
     cap_after_birds = payment.get("cap_after_birds", True)
     made = []
     for payer in payers:
-        one = replace(scored, payer=payer)
+        one = _set(scored, payer=payer)
         base = int(payment["base"](one))
         dealer_bonus = int(payment["dealer_bonus"](one))
         self_draw_bonus = int(payment["self_draw_bonus"](one)) if one.self_draw else 0

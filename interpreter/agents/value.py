@@ -296,8 +296,9 @@ class _Ctx:
     ) -> float:
         best = 0.0
         counts = shapes.counts_of(keys)
+        copies = [max(4 - n - v, 0) for n, v in zip(counts, self.visible, strict=True)]
         for name, suit, worth in targets:
-            d, acc = self._distance(name, suit, keys, counts, melds, s, live)
+            d, acc = self._distance(name, suit, keys, counts, copies, melds, s, live)
             if d is None or d > s + _FAR:
                 continue
             final, claims = _FINAL.get(name, (4.0, 1.5))
@@ -310,11 +311,13 @@ class _Ctx:
         suit: int,
         keys: Keys,
         counts: list[int],
+        copies: list[int],
         melds: tuple[HandMeld, ...],
         s: int,
         live: int,
     ) -> tuple[int | None, int]:
-        """A target's shanten for the hand and the live tiles that would bring it nearer."""
+        """A target's shanten for the hand and the live tiles that would bring it nearer
+        (``copies``: the live copies of each tile)."""
         m = len(melds)
         if name == "plain":
             return s, live
@@ -322,7 +325,7 @@ class _Ctx:
         if name == "suit":
             own = tuple(k if i == suit else 0 for i, k in enumerate(keys))
             d = shapes.shanten_standard(own, m)
-            acc = sum(self.live(keys, t) for t in in_suit if counts[t] or _near(counts, t))
+            acc = sum(copies[t] for t in in_suit if counts[t] or _near(counts, t))
             return d, acc
         held = sorted((counts[t] for t in in_suit if counts[t]), reverse=True)
         if name == "pungs":
@@ -330,7 +333,7 @@ class _Ctx:
             groups = held[:k] + [0] * max(0, k - len(held))
             pair = held[k] if len(held) > k else 0
             missing = sum(3 - min(n, 3) for n in groups) + 2 - min(pair, 2)
-            acc = sum(self.live(keys, t) for t in in_suit if 1 <= counts[t] <= 2)
+            acc = sum(copies[t] for t in in_suit if 1 <= counts[t] <= 2)
             return missing - 1, acc
         if name == "pairs":
             if m:
@@ -339,7 +342,7 @@ class _Ctx:
             singles = sum(n % 2 for n in held)
             missing = 7 - min(pairs, 7)
             d = missing - 1 + max(0, missing - singles)
-            acc = sum(self.live(keys, t) for t in in_suit if counts[t] % 2)
+            acc = sum(copies[t] for t in in_suit if counts[t] % 2)
             return d, acc
         return None, 0
 

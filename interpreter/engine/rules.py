@@ -259,14 +259,18 @@ class Rules:
 
         ``shaped``: the hand is complete or seven pairs (``shape_ok``), worked out by the caller.
         """
+        result = self.worth(situation, void, shaped)
+        return None if result is None else result.total
+
+    def worth(self, situation: Situation, void: int | None, shaped: bool) -> WinResult | None:
+        """As ``win_value``, the hand types and value (``settle.worth``)."""
         if not shaped and (
             not self.shape_free
             or not self.may_win_unshaped(prefilter.probe_of_situation(situation))
             or not any(when(situation) for when in self.shape_free)
         ):
             return None
-        result = worth(self.ruleset, situation, void)
-        return None if result is None else result.total
+        return worth(self.ruleset, situation, void)
 
     def hand_types(self, situation: Situation) -> WinResult | None:
         assert situation.win_tile is not None
