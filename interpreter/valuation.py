@@ -29,6 +29,7 @@ from dsl.compiler import CompiledExpression
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld, Situation
 from dsl.vocabulary import (
+    CHOICE_PREFIX,
     CONSTANTS,
     EARLIER,
     GENERIC_FUNCTIONS,
@@ -97,9 +98,16 @@ class Valuer:
         self.rules = Rules(ruleset)
         self.options = ruleset.option_values
         free = _FREE | _hand_type_names(ruleset)
-        self.type_facts = _facts_read(_hand_type_expressions(ruleset), free)
+        known = {  # a choice is read as its default here: what that default reads
+            CHOICE_PREFIX + name: _facts_read(_expressions(spec.get("default")), free)
+            for name, spec in (ruleset.get("choices") or {}).items()
+        }
+        self.type_facts = _facts_read(_hand_type_expressions(ruleset), free, known)
         """The facts of a win the hand types, scoring value and restrictions read."""
-        self.paid_facts = _facts_read(_payment_expressions(ruleset), free) | {"self_draw", "winner"}
+        self.paid_facts = _facts_read(_payment_expressions(ruleset), free, known) | {
+            "self_draw",
+            "winner",
+        }
         """The facts what a win pays reads: its payment's expressions, and settlement itself
         (the self-draw bonus, the winner who is paid)."""
         self.paid_read_hand = "hand" in self.paid_facts
@@ -267,13 +275,20 @@ def _hand_type_names(ruleset: Ruleset) -> frozenset[str]:
     return frozenset(names)
 
 
-def _facts_read(expressions: Iterable[CompiledExpression], free: frozenset[str]) -> frozenset[str]:
-    """The facts (``FACTS``, and ``hand``) the expressions read (``free`` names read none);
-    every fact when one reads a name this module does not know."""
+def _facts_read(
+    expressions: Iterable[CompiledExpression],
+    free: frozenset[str],
+    known: Mapping[str, frozenset[str]] | None = None,
+) -> frozenset[str]:
+    """The facts (``FACTS``, and ``hand``) the expressions read (``free`` names read none,
+    a ``known`` name the facts given); every fact when one reads a name this module does not
+    know."""
     found: set[str] = set()
     for expression in expressions:
         for word in expression.names:
-            if word in _READS:
+            if known and word in known:
+                found.update(known[word])
+            elif word in _READS:
                 found.update(_READS[word])
             elif word in _HAND:
                 found.add("hand")
