@@ -149,7 +149,8 @@ class Choosing:
 @dataclass(frozen=True)
 class GameResult:
     reason: str
-    """How the hand ended: ``win``, ``one_left``, ``wall`` (the wall ran out, 黄庄)."""
+    """How the hand ended: ``win``, ``one_left``, ``wall`` (the wall ran out, 黄庄), ``escape``
+    (a seat left)."""
     dealer: int
     next_dealer: int
     winners: tuple[int, ...]
