@@ -110,6 +110,8 @@ class Situation:
     last_tile_offered: int = NOBODY
     ready: frozenset[int] = frozenset()
     opening_winners: frozenset[int] = frozenset()
+    """The seats that declared opening hands (for ``dealer.next``), or in a choice after the
+    deal the seats holding one, declared or not yet."""
     opening_bird_seats: frozenset[int] = frozenset()
     kong_from_draw: bool = False
     visible: Mapping[Tile, int] = field(default_factory=dict)

@@ -1487,6 +1487,16 @@ STRUCTURE = Record(
                 "Amount each payer pays per hand.",
                 default=0,
             ),
+            Field(
+                "declared",
+                Expr("opening_hands", "bool"),
+                "Whether the seat holding opening hands (winner) declares them: shows them and "
+                "is paid.  Reading a choice lets the player decide (choice.NAME(winner), a "
+                "choice asked of the seats in opening_winners): the opening hands are then "
+                "judged after the choices made after the deal.",
+                default="true",
+                example="choice.qishou(winner)",
+            ),
             Field("hands", Entries(OPENING_HAND, "opening hand"), "The opening hand types."),
             zh="起手胡",
         ),

@@ -520,6 +520,15 @@ AMOUNT = (
     ),
 )
 
+OPENING_HELD = (
+    NameEntry(
+        "opening_winners",
+        collection(SEAT),
+        "after the deal: the seats whose dealt tiles hold an opening hand (起手胡), before "
+        "they declare it",
+        lambda s: s.opening_winners,
+    ),
+)
 CHOOSER = (
     NameEntry("seat", SEAT, "the seat choosing or declaring", _seat("seat", "no seat is choosing")),
 )
@@ -973,7 +982,7 @@ SECTIONS: Mapping[str, Section] = {
     # Choices and declarations: the hand names describe the chooser's concealed tiles (none
     # before the deal), or in ``choice_tiles`` the tiles chosen.
     "choices": Section(
-        CONSTANTS + GAME + IN_GAME + CHOOSER + HAND_SHAPE,
+        CONSTANTS + GAME + IN_GAME + CHOOSER + OPENING_HELD + HAND_SHAPE,
         _ON_HAND,
         doc="a choice every player makes at once (飘, 定缺 ...): its values, who is asked, "
         "its default; the hand is the chooser's concealed tiles",

@@ -51,12 +51,14 @@ def allowed(ruleset: Ruleset) -> bool:
 
 
 def opening_situation(
-    ruleset: Ruleset, dealer: int, players: int, seat: int, tiles: Sequence[Tile]
-) -> Situation:
-    """The situation an opening hand of ``seat`` holding ``tiles`` is judged in."""
+    ruleset: Ruleset, dealer: int, players: int, seat: int, tiles: Sequence[Tile],
+    chosen: Mapping[str, tuple[Any, ...]] | None = None,
+) -> Situation:  # fmt: skip
+    """The situation an opening hand of ``seat`` holding ``tiles`` is judged in (``chosen``:
+    the choices made, which ``declared`` may read)."""
     return build_situation(
         tiles=tiles, opening=True, winner=seat, dealer=dealer,
-        players=players, options=ruleset.option_values,
+        players=players, options=ruleset.option_values, choices=chosen or {},
     )  # fmt: skip
 
 
