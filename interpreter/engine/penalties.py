@@ -15,7 +15,7 @@ from interpreter.engine.payments import hand_record, record
 from interpreter.engine.rules import _NOWHERE
 from interpreter.engine.state import Table
 from interpreter.hand_record import Unfinished
-from interpreter.settle import settle
+from interpreter.settle import fires, settle
 
 ACTIONS = ("escape", "false_win")
 """The kinds of these actions: never among ``legal_actions``, accepted by ``apply``."""
@@ -52,12 +52,21 @@ def _false_win(t: Table, seat: int) -> None:
 
 
 def _escape(t: Table, seat: int) -> None:
-    """``seat`` leaves: the rules at ``escape`` are paid, and the hand ends."""
-    others = sorted(t.in_game_seats - {seat})
-    unfinished = tuple(
-        Unfinished(s, tuple(t.players[s].hand()), t.players[s].melds, _NOWHERE) for s in others
-    )
-    kongs = tuple(k for k in t.kongs if k.seat in t.in_game_seats)
-    hand = hand_record(t, (), (), (), unfinished, kongs, leaver=seat, wall_left=t.wall.drawable)
-    record(t, settle(t.ruleset, hand))
+    """``seat`` leaves: the rules at ``escape`` are paid, and the hand ends.  They see the
+    hands of the others still in that wait for a tile (none before the deal, nor a dealer's
+    14 tiles while choosing)."""
+    if fires(t.ruleset, "escape"):
+        waiting = [p for p in sorted(t.in_game_seats - {seat}) if _waits(t, p)]
+        unfinished = tuple(
+            Unfinished(s, tuple(t.players[s].hand()), t.players[s].melds, _NOWHERE) for s in waiting
+        )
+        kongs = tuple(k for k in t.kongs if k.seat in t.in_game_seats)
+        hand = hand_record(t, (), (), (), unfinished, kongs, leaver=seat,
+                           wall_left=t.wall.drawable)  # fmt: skip
+        record(t, settle(t.ruleset, hand))
     end(t, "escape")
+
+
+def _waits(t: Table, seat: int) -> bool:
+    p = t.players[seat]
+    return sum(p.counts) + 3 * len(p.melds) == 13
