@@ -253,4 +253,6 @@ def settlement_text(
         if p["amount"]
     )
     lines.append(f"net       {_net(data['deltas'], dealers)}")
+    if settlement.pot:
+        lines.append(f"pot       +{settlement.pot} (paid to no seat)")
     return "\n".join(lines)
