@@ -1495,7 +1495,6 @@ STRUCTURE = Record(
                 "choice asked of the seats in opening_winners): the opening hands are then "
                 "judged after the choices made after the deal.",
                 default="true",
-                example="choice.qishou(winner)",
             ),
             Field("hands", Entries(OPENING_HAND, "opening hand"), "The opening hand types."),
             zh="起手胡",
