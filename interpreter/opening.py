@@ -55,7 +55,7 @@ def opening_situation(
     choices: Mapping[str, tuple[Any, ...]] | None = None,
 ) -> Situation:  # fmt: skip
     """The situation an opening hand of ``seat`` holding ``tiles`` is judged in (``choices``:
-    those made before the deal, which its payment may read)."""
+    those made, which its payment and ``declared`` may read)."""
     return build_situation(
         tiles=tiles, opening=True, winner=seat, dealer=dealer,
         players=players, options=ruleset.option_values, choices=choices or {},

@@ -5,8 +5,9 @@ Everything a rule may change is read from the ruleset: which hand types a win ha
 add-ons (``modifiers``), what a win pays (``payment``, ``birds``), the payment rules that
 fire at the moments of a hand (``payments``) and the adjustments to every payment
 (``adjustments``).  This module only applies them in order: each win's hand types, value
-and own payment; the rules at each kong; the rules at each win; the rules when the wall
-runs out; the rules when the hand ends; every payment adjusted as it is made.
+and own payment; the rules at each kong; the rules at each win; the rules at each false
+win claim; the rules when a seat leaves, or else when the wall runs out; the rules when the
+hand ends; every payment between players adjusted as it is made (one into the pot is not).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any, NamedTuple
 from dsl import syntax
 from dsl.problems import Location
 from dsl.ruleset import Ruleset
-from dsl.situation import NOBODY, HandMeld, Situation
+from dsl.situation import NOBODY, POT, HandMeld, Situation
 from dsl.vocabulary import HAND_ONLY
 from handcore import shapes
 from handcore.tiles import RANKS, STANDARD, Tile, TileSet
@@ -73,15 +74,23 @@ class Settlement:
     bird_hits: Mapping[int, int] = field(default_factory=dict)
     taken: int = 0
     """How many payments made at kongs a rule ``over: kong`` took up (moved on, returned)."""
+    taken_kongs: tuple[Kong, ...] = ()
+    """The paid kongs (``HandRecord.paid_kongs``) whose money a rule took up."""
 
     @property
     def deltas(self) -> list[int]:
-        """Net change per seat: what it receives less what it pays."""
+        """Net change per seat: what it receives less what it pays (into the pot too)."""
         net = [0] * self.players
         for p in self.payments:
             net[p.payer] -= p.amount
-            net[p.payee] += p.amount
+            if p.payee != POT:
+                net[p.payee] += p.amount
         return net
+
+    @property
+    def pot(self) -> int:
+        """What was paid into the pot: the deltas add up to minus this."""
+        return sum(p.amount for p in self.payments if p.payee == POT)
 
     def to_json(self, tileset: TileSet = STANDARD) -> dict[str, Any]:
         return {
@@ -101,11 +110,21 @@ class Settlement:
             ],
             "birds": {str(seat): n for seat, n in sorted(self.bird_hits.items())},
             "payments": [
-                {"from": p.payer, "to": p.payee, "amount": p.amount, "reasons": list(p.reasons)}
+                {
+                    "from": p.payer,
+                    "to": payee_json(p.payee),
+                    "amount": p.amount,
+                    "reasons": list(p.reasons),
+                }
                 for p in self.payments
             ],
             "deltas": self.deltas,
         }
+
+
+def payee_json(payee: int) -> int | str:
+    """A payee as settlement output and the event log write it: a seat, or ``"pot"``."""
+    return "pot" if payee == POT else payee
 
 
 def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
@@ -129,7 +148,12 @@ def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
         scored = _scored(situations[0], result)
         scored_wins.append(scored)
         payments.extend(adjust(ruleset, "win", scored, _win_payments(ruleset, scored, result)))
-    held = [p for kong in scenario.paid_kongs for p in _at_kong(ruleset, scenario, kong)]
+    held: list[Payment] = []
+    paid_for: dict[int, Kong] = {}  # the paid kong of each held payment, by its id
+    for kong in scenario.paid_kongs:
+        made = _at_kong(ruleset, scenario, kong)
+        held.extend(made)
+        paid_for.update((id(p), kong) for p in made)
     for kong in scenario.kongs:
         made = _at_kong(ruleset, scenario, kong)
         payments.extend(made)
@@ -140,9 +164,22 @@ def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
         payments.extend(fire(ruleset, "win", scored, held, mine))
         taken |= mine
     held = [p for p in held if id(p) not in taken]
-    if scenario.unfinished:
-        payments.extend(fire(ruleset, "wall_end", _at_wall_end(ruleset, scenario), held, taken))
-    return Settlement(scenario.players, tuple(wins), tuple(payments), hits, len(taken))
+    for claimer in scenario.false_wins:
+        situation = _table(scenario, options, players_in_game=scenario.in_game, claimer=claimer)
+        payments.extend(fire(ruleset, "false_win", situation, held, taken))
+    held = [p for p in held if id(p) not in taken]
+    if scenario.leaver != NOBODY:
+        known = {"leaver": scenario.leaver, "wall_left": scenario.wall_left}
+        situation = _hands_still_in(ruleset, scenario, scenario.in_game, "escape", known)
+        payments.extend(fire(ruleset, "escape", situation, held, taken))
+    elif scenario.unfinished:
+        still_in = frozenset(h.seat for h in scenario.unfinished)
+        situation = _hands_still_in(ruleset, scenario, still_in, "wall_end", {})
+        payments.extend(fire(ruleset, "wall_end", situation, held, taken))
+    gone = {id(paid_for[i]): paid_for[i] for i in taken if i in paid_for}
+    return Settlement(
+        scenario.players, tuple(wins), tuple(payments), hits, len(taken), tuple(gone.values())
+    )
 
 
 def settle_hand_end(ruleset: Ruleset, scenario: HandRecord, winners: frozenset[int]) -> Settlement:
@@ -254,6 +291,8 @@ def _pairs(rule: _Rule, situation: Situation) -> list[Payment]:
     payers = sorted(rule.payers(situation))
     if not payers:
         return made
+    if payers[0] < 0:
+        raise SettlementError(f"{rule.reason}: its payers hold no seat (nobody or the pot)")
     payees = sorted(rule.payees(situation))
     for payer in payers:
         for payee in payees:
@@ -281,6 +320,9 @@ def adjust(
         return list(payments)
     made = []
     for p in payments:
+        if p.payee == POT:  # out of the players' hands: no stake or cap between them applies
+            made.append(p)
+            continue
         amount, reasons = p.amount, list(p.reasons)
         for label, spec in rules:
             one = _with(situation, amount=amount, payer=p.payer, payee=p.payee)
@@ -649,24 +691,30 @@ def _at_kong(ruleset: Ruleset, scenario: HandRecord, kong: Kong) -> list[Payment
     return fire(ruleset, "kong", situation)
 
 
-def _at_wall_end(ruleset: Ruleset, scenario: HandRecord) -> Situation:
-    """The situation when the wall ran out: the seats still in and what their hands hold.
+def _hands_still_in(
+    ruleset: Ruleset,
+    scenario: HandRecord,
+    still_in: frozenset[int],
+    moment: str,
+    known: dict[str, Any],
+) -> Situation:
+    """The situation when the wall ran out or a seat left (``known``: who, when): the seats
+    still in and what the hands given (``unfinished``) hold.
 
-    ``ready_seats`` is worked out only for a ruleset whose rules at the wall's end read it."""
-    still_in = frozenset(h.seat for h in scenario.unfinished)
+    ``ready_seats`` is worked out only for a ruleset whose rules at ``moment`` read it."""
     table = _Hands(ruleset, scenario, still_in)
-    reads = _reads_ready(ruleset)
-    ready = frozenset(s for s in still_in if reads and table.ready(s))
+    reads = _reads_ready(ruleset, moment)
+    ready = frozenset(h.seat for h in scenario.unfinished if reads and table.ready(h.seat))
     return _table(
         scenario, _options(ruleset), players_in_game=still_in, ready=ready,
-        settling={"table": table},
+        settling={"table": table, **known},
     )  # fmt: skip
 
 
-def _reads_ready(ruleset: Ruleset) -> bool:
-    """Whether an expression of the payment rules or adjustments at ``wall_end`` reads
-    ``ready_seats``, read once per ruleset."""
-    memo = ruleset_memo(ruleset, "wall end reads ready_seats")
+def _reads_ready(ruleset: Ruleset, moment: str) -> bool:
+    """Whether an expression of the payment rules or adjustments at ``moment`` reads
+    ``ready_seats``, read once per ruleset and moment."""
+    memo = ruleset_memo(ruleset, f"{moment} reads ready_seats")
     if not memo:
         specs = [
             *((ruleset.get("payments") or {}).values()),
@@ -675,7 +723,7 @@ def _reads_ready(ruleset: Ruleset) -> bool:
         memo[True] = any(
             syntax.mentions(expr, "ready_seats")
             for spec in specs
-            if "wall_end" in ((spec["at"],) if isinstance(spec["at"], str) else spec["at"])
+            if moment in ((spec["at"],) if isinstance(spec["at"], str) else spec["at"])
             for expr in spec.values()
         )
     return memo[True]

@@ -1,5 +1,6 @@
 """Settlement: scenario checks, the documented example, and properties over every ruleset."""
 
+import json
 import re
 import subprocess
 import sys
@@ -359,3 +360,27 @@ def test_a_modifier_replaces_another(tmp_path):
     house.write_text(house.read_text().replace("[zimo]", "[zimoo]"))
     with pytest.raises(RulesetError, match="'zimoo' is not a modifier"):
         load(str(house))
+
+
+def test_a_payment_to_the_pot_is_shown_and_leaves_the_players():
+    path = "tests/scenarios/changsha/points20/escape_70_to_no_one.yaml"
+    text = run("settle", path)
+    assert text.returncode == 0, text.stderr
+    assert "西2 pays the pot 70  (逃跑、断线、强退扣除 70 分 (escape))" in text.stdout
+    assert text.stdout.rstrip().endswith("pot       +70 (paid to no seat)")
+    data = json.loads(run("settle", path, "--json").stdout)
+    assert data["payments"] == [
+        {"from": 2, "to": "pot", "amount": 70, "reasons": ["逃跑、断线、强退扣除 70 分 (escape)"]}
+    ]
+    assert data["deltas"] == [0, 0, -70, 0]
+
+
+def test_escape_and_false_wins_are_checked_at_their_place():
+    text = "ruleset: changsha/points20\nin_game: [0, 1, 2]\nescape: {seat: 3, wall: 2}\n"
+    with pytest.raises(ScenarioError, match=r"<scenario>:3:9: error: escape: seat 3 is not in"):
+        read_scenario_text(text)
+    text = "ruleset: sichuan/app\nescape: {seat: 1}\nunfinished:\n  - {seat: 1, hand: 123m}\n"
+    with pytest.raises(ScenarioError, match="seat 1 left"):
+        read_scenario_text(text)
+    with pytest.raises(ScenarioError, match="escape is"):
+        read_scenario_text("ruleset: sichuan/app\nescape: 2\n")

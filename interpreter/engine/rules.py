@@ -187,7 +187,11 @@ class Rules:
         self.end_checks = fires(rs, "wall_end")
         """Whether payment rules fire when the wall runs out with players still in."""
         self.hand_end = fires(rs, "hand_end")
-        self.opening_hands = bool((rs.get("opening_hands") or {}).get("allowed", False))
+        opening = rs.get("opening_hands") or {}
+        self.opening_hands = bool(opening.get("allowed", False))
+        declared = opening.get("declared")
+        self.opening_declared = None if getattr(declared, "text", "true") == "true" else declared
+        """Whether a seat declares its opening hands (None: always, at the deal)."""
         hands: Mapping[str, Any] = rs.get("hands") or {}
         self.shape_free = tuple(
             spec["when"]
