@@ -92,6 +92,8 @@ PARAMS: dict[str, dict[str, Param]] = {
         "wait_share": Param(float, 0, 0.5),
         "shown_void": Param(float, 0, 1),
         "alert": Param(float, 0, 1),
+        "min_gain": Param(float, 0, 5),
+        "ready_end": Param(float, 0, 2),
     },
 }
 """Each bot's parameters with their ranges (docs/AGENTS.md says what they do)."""

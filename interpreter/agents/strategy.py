@@ -49,6 +49,7 @@ from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld
 from handcore import shapes
 from handcore.discards import discard_table
+from handcore.shapes import Keys
 from handcore.suit_tables import RANKS
 from handcore.tiles import STANDARD, Tile
 from interpreter.agents import reading
@@ -56,6 +57,9 @@ from interpreter.agents.defensive import _rivers, danger, threats
 from interpreter.agents.reading import RuleFacts, View
 from interpreter.agents.value import PROBES, ValueAgent, _Ctx, probe_keys
 from interpreter.engine.actions import Action
+from interpreter.engine.rules import _NOWHERE
+from interpreter.hand_record import HandRecord, Unfinished
+from interpreter.settle import SettlementError, settle
 
 _SHOWN_VOID_THROWS = 3
 """Tiles of a suit an opponent threw (and never melded) before it counts as a shown void."""
@@ -75,6 +79,8 @@ class StrategyAgent(ValueAgent):
         wait_share: float = 0.12,
         shown_void: float = 0.2,
         alert: float = 0.05,
+        min_gain: float = 0.1,
+        ready_end: float = 0.5,
         ruleset: Ruleset | None = None,
     ) -> None:
         super().__init__(seed, value_threshold, self_draw_share, claim_margin, hazard, ruleset)
@@ -82,6 +88,8 @@ class StrategyAgent(ValueAgent):
         self.wait_share = float(wait_share)
         self.shown_void = float(shown_void)
         self.alert = float(alert)
+        self.min_gain = float(min_gain)
+        self.ready_end = float(ready_end)
         self._last: tuple[_Ctx | None, _Risk | None] = (None, None)
 
     # --- choices: the void suit and the exchange ------------------------------------------------
@@ -112,6 +120,18 @@ class StrategyAgent(ValueAgent):
             return min(legal, key=exchange_cost)
         return super()._choice(obs, legal, view, f)
 
+    def _void(self, view: View, f: RuleFacts) -> int | None:
+        """Where a win must lack a suit and none is declared: the suit whose loss leaves the
+        rest nearest a complete hand, never one with a declared meld."""
+        if view.void is not None or not f.void_suit:
+            return super()._void(view, f)
+        m = len(view.melds)
+        melded = {x.tile // RANKS for x in view.melds}
+        free = [s for s in f.suits if s not in melded] or list(f.suits)
+        return min(
+            free, key=lambda s: (_without_suit(view.counts, s, m), _held(view.counts, s), -s)
+        )
+
     # --- the discard, with risk -----------------------------------------------------------------
 
     def _discard(self, ctx: _Ctx, legal: Sequence[Action]) -> tuple[float, Action]:
@@ -130,23 +150,19 @@ class StrategyAgent(ValueAgent):
             ends, loss = risk.of(tile)
             return s * (1 - ends if go_on else 1) - self.defence * loss
 
-        own_loss = risk.of(action.tile)[1]
-        best = (worth(action.tile, score), action)
-        if own_loss <= 0:
-            return best
+        own = worth(action.tile, score)
+        if self.defence * risk.of(action.tile)[1] <= self.min_gain:
+            return own, action  # no safer tile could save enough
+        best = (own + self.min_gain, action)
         targets = ctx.targets(view.keys, view.melds)
         for r in discard_table(view.keys, m, ctx.visible, ctx.form(m)):
             if r.discard not in allowed or r.discard == action.tile:
                 continue
-            if risk.of(r.discard)[1] >= own_loss:
-                continue
-            s = min(
-                ctx.score(shapes.add_tile(view.keys, r.discard, -1), view.melds, r, targets), score
-            )
-            w = worth(r.discard, s)
+            s = ctx.score(shapes.add_tile(view.keys, r.discard, -1), view.melds, r, targets)
+            w = worth(r.discard, min(s, score))
             if w > best[0]:
                 best = (w, Action("discard", r.discard))
-        return best
+        return (own, action) if best[1] == action else best
 
     def deal_in(self, obs: dict[str, Any], tile: Tile) -> tuple[float, float]:
         """(chance a discard of ``tile`` is won on, expected points it loses) as the bot
@@ -165,6 +181,15 @@ class StrategyAgent(ValueAgent):
             return 0.0
         held = [t for t, n in enumerate(ctx.view.counts) if n]
         return self.defence * extra * min((risk.of(t)[1] for t in held), default=0.0)
+
+    def _end_value(
+        self, ctx: _Ctx, keys: Keys, melds: tuple[HandMeld, ...], chance: float
+    ) -> float:
+        """Where payments fire when the wall runs out: ``ready_end`` × the chance the hand
+        gets there unwon × what being ready then is worth (:func:`_ready_swing`)."""
+        if self.ready_end <= 0 or not ctx.f.rules.end_checks:
+            return 0.0
+        return self.ready_end * (1 - chance) * _ready_swing(self, ctx, keys, melds)
 
     def _risk(self, ctx: _Ctx) -> _Risk | None:
         """The decision's risk, or None when no opponent's threat reaches ``alert``."""
@@ -269,6 +294,39 @@ class _Risk:
                 found = ctx._base(ctx.view.melds)
             self._loss[q] = found
         return found
+
+
+_UNREADY = "1469m 1469p 28m 57p"
+"""A hand far from ready in two suits: the other seats at the wall's end."""
+
+
+def _ready_swing(agent: StrategyAgent, ctx: _Ctx, keys: Keys, melds: tuple[HandMeld, ...]) -> float:
+    """What the seat collects at the wall's end, ready with ``keys`` and ``melds``, from the
+    seats still in, each far from ready (settled; learned once per hand and standing)."""
+    view = ctx.view
+    memo = ("end", keys, melds, view.seat, view.dealer, view.in_game, ctx.f.ruleset.id)
+    found = agent.worth.get(memo)
+    if found is None:
+        seats = [q for q in range(view.players) if view.in_game[q]]
+        unready = tuple(STANDARD.parse(_UNREADY))
+        if ctx.void is not None:  # the other seats lack this seat's void suit too
+            suits = [x for x in range(3) if x != ctx.void]
+            unready = tuple(suits[t // RANKS] * RANKS + t % RANKS for t in unready)
+        concealed = tuple(STANDARD.tiles_of(shapes.counts_of(keys)))
+        unfinished = tuple(
+            Unfinished(q, concealed if q == view.seat else unready,
+                       melds if q == view.seat else (), _NOWHERE)
+            for q in seats
+        )  # fmt: skip
+        record = HandRecord(view.players, view.dealer, frozenset(seats), unfinished=unfinished)
+        try:
+            payments = settle(ctx.f.ruleset, record).payments
+        except (SettlementError, ValueError):
+            payments = ()
+        found = float(sum(p.amount for p in payments if p.payee == view.seat))
+        found -= sum(p.amount for p in payments if p.payer == view.seat)
+        agent.worth[memo] = found
+    return found
 
 
 def _kong_discard_extra(agent: StrategyAgent, ctx: _Ctx) -> float:

@@ -94,8 +94,12 @@ class ValueAgent:
             raise ValueError("the value bot needs the ruleset: in the observation or given")
         f = reading.facts(ruleset)
         view = View.of(obs)
-        void = reading.void_target(view, f.suits, f.void_suit)
+        void = self._void(view, f)
         return _Ctx(self, f, view, void, reading.blind_visible(view, void), obs)
+
+    def _void(self, view: View, f: RuleFacts) -> int | None:
+        """The suit being given up (``reading.void_target``: the suit held least)."""
+        return reading.void_target(view, f.suits, f.void_suit)
 
     # --- decisions ----------------------------------------------------------------------------
 
@@ -112,6 +116,12 @@ class ValueAgent:
         allowed = {a.tile for a in legal if a.kind == "discard"}
         choice, score = self._best_discard(ctx, view.keys, view.melds, allowed)
         return score, Action("discard", choice)
+
+    def _end_value(
+        self, ctx: _Ctx, keys: Keys, melds: tuple[HandMeld, ...], chance: float
+    ) -> float:
+        """What a ready hand earns at the wall's end beyond its wins (none weighed here)."""
+        return 0.0
 
     def _kong_cost(self, ctx: _Ctx, a: Action, kind: str) -> float:
         """What a kong risks beyond the discard it replaces (none weighed here)."""
@@ -292,7 +302,9 @@ class _Ctx:
             waits = self.winning_waits(keys, melds)
             live = sum(n for n, _ in waits)
             worth = sum(n * v for n, v in waits) / live if live else 0.0
-            found = self._ready[memo] = (self.chance(0, live, live) * worth, live)
+            chance = self.chance(0, live, live)
+            found = (chance * worth + self.agent._end_value(self, keys, melds, chance), live)
+            self._ready[memo] = found
         return found
 
     def hand_score(self, keys: Keys, melds: tuple[HandMeld, ...]) -> float:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from dsl.ruleset import load
+from handcore import shapes
 from interpreter.agents import PARAMS, make_agent
 from interpreter.agents.strategy import StrategyAgent
 from interpreter.engine import Game, play
@@ -26,7 +27,8 @@ def tile(text: str) -> int:
 FAR = "1245m 3379p 13468s"
 """A hand two or more tiles from ready."""
 RIVER = ("7p", "4p 7m 9m 1p 1s", "7p 7p", "")
-"""Seat 1 (four pungs shown: 2p 6p 8s 3m) threw 1s; three 7p are out, the far hand holds the fourth."""
+"""Seat 1 (four pungs shown: 2p 6p 8s 3m) threw 1s; three 7p are out, the far hand holds the
+fourth."""
 
 
 def test_a_single_wait_after_four_melds_is_priced_as_dangerous() -> None:
@@ -145,3 +147,17 @@ def test_same_seed_same_log() -> None:
         return to_jsonl(play(ruleset, 42, agents, hands=2)[1])
 
     assert log() == log()
+
+
+def test_being_ready_counts_at_the_wall_end_only_where_it_pays() -> None:
+    """Sichuan pays a ready hand at the wall's end (查叫); Changsha pays nothing then."""
+    hand = "123m 456m 789m 11p 45p 9p"  # ready on 3p/6p once 9p goes
+    for rid, pays in [("sichuan/blog5", True), ("changsha/qq2014", False)]:
+        ruleset = load(rid)
+        obs = observation(ruleset, hand, wall=8)
+        values = []
+        for weight in (0.0, 0.5):
+            ctx = make_agent(f"strategy:ready_end={weight}", 0, ruleset=ruleset)._context(obs)
+            keys = shapes.add_tile(ctx.view.keys, tile("9p"), -1)
+            values.append(ctx.ready_value(keys, ())[0])
+        assert values[1] > values[0] + 0.5 if pays else values[1] == values[0], rid
