@@ -124,7 +124,7 @@ class DefensiveAgent(EfficiencyAgent):
 def threats(obs: dict[str, Any], view: View, facts: Any) -> dict[int, float]:
     """How likely each opponent still in the hand is ready to win, from visible facts."""
     out = {}
-    drawn = sum(len(r) for r in _rivers(obs))
+    drawn = sum(len(r) for r in rivers(obs))
     late = min(1.0, (1.0 - view.wall / max(view.wall + drawn, 1)) / _LATE)
     share = facts.win_share if facts is not None else 1.0
     for q in range(view.players):
@@ -139,7 +139,7 @@ def threats(obs: dict[str, Any], view: View, facts: Any) -> dict[int, float]:
         shown = {t // RANKS for _, t, _ in melds if t >= 0}
         if len(shown) == 1 and m >= 2:
             suit = next(iter(shown))
-            if sum(t // RANKS == suit for t, _ in _rivers(obs)[q]) <= 1:
+            if sum(t // RANKS == suit for t, _ in rivers(obs)[q]) <= 1:
                 ready += _ONE_SUIT
         out[q] = min(ready, 0.95) * share
     return out
@@ -150,7 +150,7 @@ def danger(obs: dict[str, Any], view: View, q: int, tile: Tile) -> float:
     suit, rank = divmod(tile, RANKS)
     if obs["void"][q] == suit:
         return 0.0
-    river = [t for t, _ in _rivers(obs)[q]]
+    river = [t for t, _ in rivers(obs)[q]]
     melded = any(t >= 0 and t // RANKS == suit for _, t, _ in obs["melds"][q])
     danger = 1.0
     if tile in river:
@@ -175,10 +175,10 @@ def danger(obs: dict[str, Any], view: View, q: int, tile: Tile) -> float:
     return danger
 
 
-def _rivers(obs: dict[str, Any]) -> Any:
+def rivers(obs: dict[str, Any]) -> Any:
     """Each seat's river as ``(tile, taker)`` pairs; an observation without the field
     (built by hand) gives its ``discards``, none taken."""
-    rivers = obs.get("rivers")
-    if rivers is None:
+    found = obs.get("rivers")
+    if found is None:
         return tuple(tuple((t, None) for t in d) for d in obs["discards"])
-    return rivers
+    return found

@@ -19,24 +19,30 @@ pays for it (the value bot's shape targets, each settled).
   where a win must lack a suit, a suit it threw ``3`` or more times and never melded is
   taken for its void (× ``shown_void``).  Its price is a plain hand settled with its melds.
   Seats that have left the hand (winners, where play goes on) are no threat.
-- **The discard** is the value bot's unless a safer tile is worth more once risk is
-  counted: each tile's worth is its score (never above the value bot's choice's) times the
-  chance the hand goes on (where the first win ends it) minus ``defence`` × its expected
-  loss.  A far hand's score is small, so against a likely-ready opponent it folds (throws
-  the safest tiles); a near hand pushes while its score outweighs the loss.
+- **The discard** is the value bot's unless a safer tile is worth ``min_gain`` points more
+  once risk is counted: each tile's worth is its score (never above the value bot's
+  choice's) times the chance the hand goes on (where the first win ends it) minus
+  ``defence`` × its expected loss.  A far hand's score is small, so against a likely-ready
+  opponent it folds (throws the safest tiles); a near hand pushes while its score outweighs
+  the loss.  No risk is priced while every opponent's readiness is below ``alert``.
+- **The wall's end**: where payments fire then (a ready check), a ready hand's score adds
+  ``ready_end`` × (1 − its chance to win) × what it would collect, ready, from seats far
+  from ready (settled).
 - **Kongs** (in turn, on a discard, again with a kong tile) and the replacement draw
   (补张 vs 开杠) as the value bot weighs them, less the extra loss of the discard that follows
   a kong: the safest discard's expected loss times what a win on a kong's discard pays
   over a plain one (settled).
-- **The void suit (定缺)**: the suit whose loss leaves the rest of the hand nearest a complete
-  hand (tiles missing, ``shapes.shanten_standard`` of the hand without it), then the suit
-  held least.  **The exchange (换三张)**: the tiles whose loss leaves the rest nearest, given
-  its best void suit.  **The last tile**: taken when ready on a wait that wins.
+- **The void suit** (declared, 定缺, or a suit a win must lack): the suit whose loss leaves
+  the rest of the hand nearest a complete hand (tiles missing, ``shapes.shanten_standard``
+  of the hand without it), then the suit held least.  **The exchange (换三张)**: the tiles
+  whose loss leaves the rest nearest, given its best void suit, then the rest's shanten.
+  **The last tile**: taken when ready on a wait that wins.
 
 Parameters (all in ``interpreter.agents.PARAMS``, with the ranges ``mjrules tune`` searches):
 ``value_threshold`` (3.0), ``claim_margin`` (0.6), ``self_draw_share`` (0.4), ``hazard``
 (by the ruleset), ``defence`` (1.0), ``wait_share`` (0.12), ``shown_void`` (0.2),
-``alert`` (0.05).
+``alert`` (0.05), ``min_gain`` (0.1), ``ready_end`` (0.5); docs/AGENTS.md gives their
+ranges.  :meth:`StrategyAgent.deal_in` tells a tile's risk as the bot weighs it.
 """
 
 from __future__ import annotations
@@ -53,7 +59,7 @@ from handcore.shapes import Keys
 from handcore.suit_tables import RANKS
 from handcore.tiles import STANDARD, Tile
 from interpreter.agents import reading
-from interpreter.agents.defensive import _rivers, danger, threats
+from interpreter.agents.defensive import danger, rivers, threats
 from interpreter.agents.reading import RuleFacts, View
 from interpreter.agents.value import PROBES, ValueAgent, _Ctx, probe_keys
 from interpreter.engine.actions import Action
@@ -144,11 +150,11 @@ class StrategyAgent(ValueAgent):
         allowed = {a.tile for a in legal if a.kind == "discard"}
         if ctx.void is not None and any(t // RANKS == ctx.void for t in allowed):
             allowed = {t for t in allowed if t // RANKS == ctx.void}
-        go_on = ctx.f.rules.first_win
+        first_win_ends = ctx.f.rules.first_win
 
         def worth(tile: Tile, s: float) -> float:
             ends, loss = risk.of(tile)
-            return s * (1 - ends if go_on else 1) - self.defence * loss
+            return s * (1 - ends if first_win_ends else 1) - self.defence * loss
 
         own = worth(action.tile, score)
         if self.defence * risk.of(action.tile)[1] <= self.min_gain:
@@ -236,7 +242,7 @@ class _Risk:
         p = danger(ctx.obs, ctx.view, q, tile) * agent.wait_share
         if ctx.f.void_suit and ctx.obs["void"][q] is None:
             suit = tile // RANKS
-            thrown = sum(t // RANKS == suit for t, _ in _rivers(ctx.obs)[q])
+            thrown = sum(t // RANKS == suit for t, _ in rivers(ctx.obs)[q])
             melded = any(t >= 0 and t // RANKS == suit for _, t, _ in ctx.obs["melds"][q])
             if thrown >= _SHOWN_VOID_THROWS and not melded:
                 p *= agent.shown_void
@@ -259,7 +265,7 @@ class _Risk:
         if len(melds) >= 4:
             ctx = self.ctx
             seat_view = self._seat_view(q)
-            river = {t for t, _ in _rivers(ctx.obs)[q]}
+            river = {t for t, _ in rivers(ctx.obs)[q]}
             weights: dict[Tile, float] = {}
             prices: dict[Tile, float] = {}
             for t in range(len(ctx.view.counts)):
