@@ -96,9 +96,10 @@ def test_exchange_gives_the_tiles_it_would_void() -> None:
 # --- hand types as the ruleset pays them -------------------------------------------------------
 
 
-def _extended(tmp_path: Path, base: str, hands: str) -> str:
+def _extended(tmp_path: Path, base: str, changes: str) -> str:
+    """A ruleset file extending ``base`` with ``changes`` (YAML sections)."""
     path = tmp_path / "variant.yaml"
-    path.write_text(f"extends: {base}\nruleset: {{title: variant}}\nhands:\n{hands}", "utf-8")
+    path.write_text(f"extends: {base}\nruleset: {{title: variant}}\n{changes}", "utf-8")
     return str(path)
 
 
@@ -106,7 +107,7 @@ def test_a_one_suit_hand_is_chased_only_when_the_ruleset_pays_for_it(tmp_path: P
     hand = "1235556778889m 1p"  # one suit within reach, or a faster hand throwing a character
     discards = discards_of(hand)
     shipped = load("sichuan/blog5")  # 清一色 3番
-    plain = load(_extended(tmp_path, "sichuan/blog5", "  qingyise: {value: 0}\n"))
+    plain = load(_extended(tmp_path, "sichuan/blog5", "hands:\n  qingyise: {value: 0}\n"))
     keeps = make_agent("strategy", 0, ruleset=shipped).act(observation(shipped, hand), discards)
     speeds = make_agent("strategy", 0, ruleset=plain).act(observation(plain, hand), discards)
     assert keeps == Action("discard", tile("1p"))
@@ -161,3 +162,29 @@ def test_being_ready_counts_at_the_wall_end_only_where_it_pays() -> None:
             keys = shapes.add_tile(ctx.view.keys, tile("9p"), -1)
             values.append(ctx.ready_value(keys, ())[0])
         assert values[1] > values[0] + 0.5 if pays else values[1] == values[0], rid
+
+
+def test_a_kong_costs_what_a_win_on_its_discard_pays_more(tmp_path: Path) -> None:
+    """A kong's discard won on pays more in blog5 (杠上炮 +1番): with a likely-ready
+    opponent the bot prices that risk; a variant without the bonus prices none."""
+    melds = ((), tuple(("pung", tile(t), False) for t in ("2p", "6p", "8s", "3s")), (), ())
+    hand = "1111m 245m 3379p 46s"
+    shipped = load("sichuan/blog5")
+    plain = load(_extended(tmp_path, "sichuan/blog5", "modifiers:\n  gangshangpao: ~\n"))
+    costs = []
+    for ruleset in (shipped, plain):
+        obs = observation(ruleset, hand, melds=melds, discards=RIVER, wall=20)
+        bot = make_agent("strategy", 0, ruleset=ruleset)
+        costs.append(bot._kong_cost(bot._context(obs), Action("kong", tile("1m")), "concealed"))
+    assert costs[0] > 0 and costs[1] == 0
+
+
+def test_seven_pairs_are_chased_only_when_the_ruleset_pays_for_them(tmp_path: Path) -> None:
+    hand = "113355m 2247p 6699p"  # five pairs: seven pairs within reach, or a plain hand
+    discards = discards_of(hand)
+    shipped = load("sichuan/blog5")  # 七小对 3番
+    plain = load(_extended(tmp_path, "sichuan/blog5", "hands:\n  qixiaodui: {value: 0}\n"))
+    keeps = make_agent("strategy", 0, ruleset=shipped).act(observation(shipped, hand), discards)
+    breaks = make_agent("strategy", 0, ruleset=plain).act(observation(plain, hand), discards)
+    assert keeps == Action("discard", tile("4p"))  # every pair kept
+    assert breaks == Action("discard", tile("1m"))  # a pair broken for a plain hand
