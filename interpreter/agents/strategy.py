@@ -25,9 +25,9 @@ pays for it (the value bot's shape targets, each settled).
   ``defence`` × its expected loss.  A far hand's score is small, so against a likely-ready
   opponent it folds (throws the safest tiles); a near hand pushes while its score outweighs
   the loss.  No risk is priced while every opponent's readiness is below ``alert``.
-- **The wall's end**: where payments fire then (a ready check), a ready hand's score adds
-  ``ready_end`` × (1 − its chance to win) × what it would collect, ready, from seats far
-  from ready (settled).
+- **The wall's end**: where payments fire then (unready seats paying ready ones), a ready
+  hand's score adds ``ready_end`` × (1 − its chance to win) × what it would collect, ready,
+  from seats far from ready (settled).
 - **Kongs** (in turn, on a discard, again with a kong tile) and the replacement draw
   (补张 vs 开杠) as the value bot weighs them, less the extra loss of the discard that follows
   a kong: the safest discard's expected loss times what a win on a kong's discard pays
