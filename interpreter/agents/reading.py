@@ -202,22 +202,6 @@ class RuleFacts:
         return float(sum(p.amount if p.payee == view.seat else -p.amount for p in payments))
 
 
-def win_points(
-    f: RuleFacts,
-    view: View,
-    keys: Keys,
-    melds: tuple[HandMeld, ...],
-    tile: Tile,
-    self_draw: bool,
-    context: frozenset[str] = frozenset(),
-) -> float:
-    """What winning with ``keys`` (``tile`` included) pays the seat of ``view``: the one door
-    through which the value and strategy bots value a win (today the settlement's own,
-    :meth:`RuleFacts.points`), so that a faster valuation with the same results is put in
-    here alone."""
-    return f.points(view, keys, melds, tile, self_draw, context)
-
-
 _FACTS: dict[int, RuleFacts] = {}
 
 

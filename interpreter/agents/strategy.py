@@ -1,7 +1,7 @@
 """The strategy bot: the value bot's offence, with a defence priced in the ruleset's own points.
 
 Everything it knows of the rules it learns from the ruleset (``reading.RuleFacts``): what a
-win pays through the settlement (``reading.win_points``), whether the hand ends at the first
+win pays through the settlement (``RuleFacts.points``), whether the hand ends at the first
 win, what a kong pays, what a win on a kong's discard pays.  No hand type is named:
 a one-suit or seven-pairs or all-pungs hand is chased when, and as much as, this ruleset
 pays for it (the value bot's shape targets, each settled).
@@ -272,7 +272,7 @@ class _Risk:
                 if t // RANKS not in ctx.f.suits or ctx.view.unseen(t) == 0:
                     continue
                 keys = shapes.keys_of([2 if i == t else 0 for i in range(len(ctx.view.counts))])
-                price = reading.win_points(ctx.f, seat_view, keys, melds, t, False)
+                price = ctx.f.points(seat_view, keys, melds, t, False)
                 if price > 0:
                     weights[t] = ctx.view.unseen(t) * (_THREW_OWN if t in river else 1.0)
                     prices[t] = price
@@ -293,7 +293,7 @@ class _Risk:
             for probe in PROBES:
                 done = probe_keys(probe, melds, seat_view.void)
                 if done is not None:
-                    found = reading.win_points(ctx.f, seat_view, done[0], melds, done[1], False)
+                    found = ctx.f.points(seat_view, done[0], melds, done[1], False)
                     if found > 0:
                         break
             if found <= 0:
@@ -347,10 +347,10 @@ def _kong_discard_extra(agent: StrategyAgent, ctx: _Ctx) -> float:
             done = probe_keys(probe, (), ctx.void)
             if done is None:
                 continue
-            plain = reading.win_points(ctx.f, view, done[0], (), done[1], False)
+            plain = ctx.f.points(view, done[0], (), done[1], False)
             if plain > 0:
                 context = frozenset(("kong_discard",))
-                found = reading.win_points(ctx.f, view, done[0], (), done[1], False, context)
+                found = ctx.f.points(view, done[0], (), done[1], False, context)
                 found = max(found / plain - 1.0, 0.0)
                 break
         agent.worth[memo] = found

@@ -277,8 +277,8 @@ class _Ctx:
         context: frozenset[str] = frozenset(),
     ) -> float:
         share = self.agent.self_draw_share
-        own = reading.win_points(self.f, self.view, keys, melds, t, True, context)
-        other = reading.win_points(self.f, self.view, keys, melds, t, False, context)
+        own = self.f.points(self.view, keys, melds, t, True, context)
+        other = self.f.points(self.view, keys, melds, t, False, context)
         return share * own + (1 - share) * other
 
     def winning_waits(
