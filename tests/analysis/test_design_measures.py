@@ -185,8 +185,15 @@ def test_decisiveness_is_compared_match_by_match():
 
 def test_sweep_knows_the_new_metrics():
     ids = metric_ids(4)
-    for id_ in ("decisiveness", "kong_draw_win_share", "kong_discard_wins_per_hand",
-                "robbed_kong_share", "seat_balance", "dealer_edge", "dealer_win_edge"):
+    for id_ in (
+        "decisiveness",
+        "kong_draw_win_share",
+        "kong_discard_wins_per_hand",
+        "robbed_kong_share",
+        "seat_balance",
+        "dealer_edge",
+        "dealer_win_edge",
+    ):
         assert id_ in ids  # fmt: skip
     assert "skill_reward" not in ids  # compare --skill only
 
@@ -227,8 +234,10 @@ def test_compare_reports_kong_outcomes_decisiveness_and_the_skill_reward():
                        != set(np.flatnonzero(after == after.max())))  # fmt: skip
     assert effects["decisiveness"]["a"] == pytest.approx(np.mean(decided), abs=1e-6)
     kongs = rows["kongs"].sum()
-    for id_, column in (("kong_draw_win_share", "kong_draw_wins"),
-                        ("kong_discard_win_share", "kong_discard_wins")):
+    for id_, column in (
+        ("kong_draw_win_share", "kong_draw_wins"),
+        ("kong_discard_win_share", "kong_discard_wins"),
+    ):
         assert effects[id_]["a"] == pytest.approx(rows[column].sum() / kongs, abs=1e-6)  # fmt: skip
 
     text = mjrules(*args, timeout=600)  # read back from the results cache
@@ -239,8 +248,12 @@ def test_compare_reports_kong_outcomes_decisiveness_and_the_skill_reward():
     assert any(line.startswith("skill reward: efficiency at one seat against 3 random bots")
                for line in lines)  # fmt: skip
     table = {line.split("  ")[0].rstrip(): line for line in lines}
-    for label in ("decided by one hand (8-hand matches)", "skill reward, points per hand",
-                  "kong-draw wins, share of kongs", "deal-ins after a kong per hand"):
+    for label in (
+        "decided by one hand (8-hand matches)",
+        "skill reward, points per hand",
+        "kong-draw wins, share of kongs",
+        "deal-ins after a kong per hand",
+    ):
         assert label in table, label  # fmt: skip
     assert table["skill reward, points per hand"].endswith(" *")
 
