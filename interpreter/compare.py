@@ -622,9 +622,9 @@ class Comparison:
         if any(e.metric.id == "decisiveness" for e in self.effects):
             head += [
                 f"decided by one hand: hands 0–{k - 1}, {k}–{2 * k - 1}, … are matches "
-                f"({self.games // k:,} a side, paired by index), a match decided when its",
-                "leaders (most points) change once its largest-swing hand (most points moved) "
-                "is taken out",
+                f"({self.games // k:,} a side, paired by index);",
+                "one hand decides a match when taking out its largest swing (most points moved) "
+                "changes the leaders",
             ]
         if self.skill is not None:
             head += self.skill.to_text(len(json.loads(a["agents"])))
