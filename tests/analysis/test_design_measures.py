@@ -275,3 +275,15 @@ def test_bad_skill_or_match_input_is_a_message(args, message):
     result = CliRunner().invoke(cli, ["compare", BLOG5, "--games", "4", *args])
     assert result.exit_code == 1 and message in result.output, result.output
     assert "Traceback" not in result.output
+
+
+def test_skill_alone_pits_the_strongest_bot_against_the_weakest():
+    from click.testing import CliRunner
+
+    from interpreter.cli import cli
+
+    args = ["compare", BLOG5, "--games", "2", "--workers", "1", "--no-cache", "--skill", "--json"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    skill = json.loads(result.output[result.output.index("{") :])["skill"]
+    assert (skill["strong"], skill["weak"], skill["walls"]) == ("value", "random", 2)
