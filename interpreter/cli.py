@@ -763,6 +763,16 @@ def _cache_folder(cache: str | None, no_cache: bool) -> Path | None:
 @click.option("--preset-a", default=None, help="A preset for A only (instead of --preset).")
 @click.option("--preset-b", default=None, help="A preset for B only (instead of --preset).")
 @run_options
+@click.option(
+    "--match-hands", type=int, default=None, metavar="K",
+    help="Hands in a match for decisiveness [default: four rounds of deals, 16 hands for four "
+    "players].",
+)  # fmt: skip
+@click.option(
+    "--skill", default=None, is_flag=False, flag_value="value,random", metavar="STRONG,WEAK",
+    help="Also measure the skill reward: STRONG at one seat against WEAK bots, in every seat, "
+    "on each side's walls (plays players + 1 times the hands more) [--skill alone: value,random].",
+)  # fmt: skip
 @cache_options
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 @_PLOT
@@ -781,6 +791,8 @@ def compare(
     workers: int | None,
     scheduler: str | None,
     chunk: int | None,
+    match_hands: int | None,
+    skill: str | None,
     cache: str | None,
     no_cache: bool,
     as_json: bool,
@@ -790,17 +802,28 @@ def compare(
 
     B is a second ruleset, or A again when left out.  --set and --preset apply to both;
     --set-a/--set-b and --preset-a/--preset-b to one side.  For every figure (流局, 和了率 and
-    放铳率 per seat, 自摸, dealer edge, points moved, hand types, turn of win, claims, kongs,
-    birds, opening hands, seat balance) it prints A, B and B − A with a 95% confidence
-    interval from the paired hands, and marks (*) effects significant at 5% after Holm's
-    correction for the number of effects.  Each side's hands are kept in the results cache
-    and reused by a later run of the same inputs (--cache, --no-cache).
+    放铳率 per seat, 自摸, dealer edge, points moved, hand types, turn of win, claims, kongs
+    and what became of them (wins on a kong's replacement draw, wins on the discard right
+    after a kong, robbed kongs: shares of kongs and per hand), birds, opening hands) it
+    prints A, B and B − A with a 95% confidence interval from the paired hands, and marks
+    (*) effects significant at 5% after Holm's correction for the number of effects.
+
+    Game-design measures (after Ludii's): drawishness is 流局; balance is the seat and dealer
+    advantage (seat balance: the range of 和了率 over the seats counted from the dealer; dealer
+    edge in points and in 和了率); decisiveness: hands 0 to K−1, K to 2K−1, … (--match-hands)
+    are matches, paired by index, and a match is decided by one hand when its leaders (most
+    points) change once its largest-swing hand (most points moved) is taken out; skill reward
+    (--skill STRONG,WEAK): on each wall STRONG plays one seat against WEAK bots, every seat in
+    turn, and gains over WEAK in its place; each side's gain and B − A are shown.  Each
+    side's hands are kept in the results cache and reused by a later run of the same inputs
+    (--cache, --no-cache).
 
     \b
     Examples:
       mjrules compare REGION/VERSION --set-a birds=0 --games 2000
       mjrules compare REGION/VERSION REGION/OTHER --agents simple --json
       mjrules compare REGION/VERSION --set-b cap=6he --plot effects.png
+      mjrules compare REGION/VERSION REGION/OTHER --skill efficiency,random --match-hands 8
     """
     from interpreter.compare import Run, Setting
     from interpreter.compare import compare as run
@@ -808,7 +831,9 @@ def compare(
     a = Setting(ruleset_a, (*settings, *settings_a), preset_a or preset)
     b = Setting(ruleset_b or ruleset_a, (*settings, *settings_b), preset_b or preset)
     where = Run(workers, scheduler, chunk, cache=_cache_folder(cache, no_cache))
-    result = _analysis(lambda: run(a, b, games, seed, agents, where), plot)
+    result = _analysis(
+        lambda: run(a, b, games, seed, agents, where, match_hands=match_hands, skill=skill), plot
+    )
     title = " − ".join(
         f"{x}: {' '.join((s.ruleset, *s.settings))}" for x, s in (("B", b), ("A", a))
     )

@@ -12,7 +12,11 @@ effect is the paired difference B − A with a 95% confidence interval from the 
 - the spread, the 95th percentile and the maximum of the points moved, and the seat
   balance: a paired bootstrap interval (the same hands resampled for A and B, percentile
   interval), the p-value from a paired randomisation test (A and B swapped at random in
-  each hand).
+  each hand);
+- decisiveness, a share of matches (consecutive hands, :func:`decided_by_one_hand`): the
+  same bootstrap and randomisation test with matches for hands;
+- the skill reward (``compare --skill``): per wall, the points a strong bot gains over a
+  weak one in duplicate format (:func:`skill_gains`), a mean per wall.
 
 A mark flags an effect whose p-value stays under 5% after Holm's correction for the number
 of effects reported, so that all the marks together are wrong with probability at most 5%.
@@ -25,6 +29,7 @@ import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -178,7 +183,8 @@ def _range_of_means(x: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Metric:
     """A figure compared: ``kind`` 'mean' (of ``columns[0]`` per hand), 'ratio'
-    (``Σcolumns[0] / Σcolumns[1]``) or 'bootstrap' (``stat`` of the columns); ``unit`` 'share'
+    (``Σcolumns[0] / Σcolumns[1]``), 'bootstrap' (``stat`` of the columns) or 'match' (the
+    mean of the per-match values ``stat`` makes of the hands' columns); ``unit`` 'share'
     (shown in %, differences in percentage points), 'points' or 'count'."""
 
     id: str
@@ -206,29 +212,95 @@ def hand_table(rows: Sequence[Mapping[str, Any]], players: int) -> pd.DataFrame:
             "claims": h.claims, "kongs": r["kongs"], "bird_hits": r["bird_hits"],
             "opening": bool(r["opening_seats"]), "moved": h.moved,
         }  # fmt: skip
+        for c in KONG_OUTCOMES:  # rows written before these columns existed count none
+            v[c] = r.get(c, 0)
         for s in range(players):
             v[f"won_{s}"] = h.won[s]
             v[f"dealt_in_{s}"] = h.dealt_in[s]
             v[f"from_dealer_{s}"] = h.won[(d + s) % players]
+            v[f"points_{s}"] = h.points[s]
         for t, n in h.hand_types.items():
             v[f"type:{t}"] = n
         out.append(v)
     return pd.DataFrame(out).fillna(0.0).astype(float)
 
 
+KONG_OUTCOMES = ("kong_draw_wins", "kong_discard_wins", "robbed_kongs")
+"""The row columns of what became of kongs (``interpreter.simulate.record``)."""
+
 _WHERE_SEEN = (
+    Metric("kong_draw_win_share", "kong-draw wins, share of kongs",
+           "wins on a kong's replacement draw, share of kongs", "share", "ratio",
+           ("kong_draw_wins", "kongs")),
+    Metric("kong_draw_wins_per_hand", "kong-draw wins per hand",
+           "wins on a kong's replacement draw per hand", "count", "mean", ("kong_draw_wins",)),
+    Metric("kong_discard_win_share", "deal-ins after a kong, share of kongs",
+           "wins on the discard right after a kong, share of kongs", "share", "ratio",
+           ("kong_discard_wins", "kongs")),
+    Metric("kong_discard_wins_per_hand", "deal-ins after a kong per hand",
+           "wins on the discard right after a kong per hand", "count", "mean",
+           ("kong_discard_wins",)),
+    Metric("robbed_kong_share", "robbed kongs, share of kongs",
+           "kongs robbed (won on the kong's tile), share of kongs", "share", "ratio",
+           ("robbed_kongs", "kongs")),
+    Metric("robbed_kongs_per_hand", "robbed kongs per hand", "kongs robbed per hand",
+           "count", "mean", ("robbed_kongs",)),
     Metric("bird_hits_per_hand", "birds hit per hand (中鸟)", "birds hit per hand", "count",
            "mean", ("bird_hits",)),
     Metric("opening_rate", "hands with an opening hand", "hands with an opening hand",
            "share", "mean", ("opening",)),
 )  # fmt: skip
-"""Metrics shown only where some hand has them (rulesets without birds or opening hands)."""
+"""Metrics shown only where some hand has them (rulesets without birds or opening hands,
+bots that never win on a kong)."""
 
 
-def metrics(players: int, tables: Sequence[pd.DataFrame], names: Mapping[str, str]) -> list[Metric]:
-    """The metrics of a comparison, in the order shown; birds, opening hands and hand types only
-    where some hand of ``tables`` has them."""
+SKILL_COLUMN = "skill_gain"
+"""The column of a per-hand table that holds, for wall *i*, the points per hand the strong
+bot gains over the weak one on it (:func:`skill_gains`)."""
+SKILL = Metric("skill_reward", "skill reward, points per hand",
+               "skill reward (strong bot's gain over the weak one), points per hand", "points",
+               "mean", (SKILL_COLUMN,))  # fmt: skip
+
+
+def match_hands_default(players: int) -> int:
+    """Hands in a match when none is given: four rounds (圈) of deals, every seat dealing four
+    times (16 hands for four players)."""
+    return 4 * players
+
+
+def decided_by_one_hand(points: np.ndarray, hands: int) -> np.ndarray:
+    """Per match of ``hands`` consecutive hands (rows of ``points``, a column per seat; the
+    hands left over after the last whole match are not used): 1 when the leaders (the seats
+    with the most points over the match) are not the same once the match's largest-swing
+    hand is taken out, else 0.  The largest swing is the most points moved (the sum of the
+    gains), the first such hand on a tie."""
+    points = np.asarray(points, float)
+    matches = len(points) // hands
+    p = points[: matches * hands].reshape(matches, hands, points.shape[1])
+    totals = p.sum(axis=1)
+    swing = np.clip(p, 0, None).sum(axis=2).argmax(axis=1)
+    without = totals - p[np.arange(matches), swing]
+    leaders = totals == totals.max(axis=1, keepdims=True)
+    after = without == without.max(axis=1, keepdims=True)
+    return (leaders != after).any(axis=1).astype(float)
+
+
+def _mean(x: np.ndarray) -> np.ndarray:
+    return x.mean(axis=-1)
+
+
+def metrics(
+    players: int,
+    tables: Sequence[pd.DataFrame],
+    names: Mapping[str, str],
+    match_hands: int | None = None,
+) -> list[Metric]:
+    """The metrics of a comparison, in the order shown; kong outcomes, birds, opening hands and
+    hand types only where some hand of ``tables`` has them, the skill reward where every
+    table has its column (``compare --skill``).  Decisiveness is over matches of
+    ``match_hands`` hands (:func:`match_hands_default` when None)."""
     position = [f"from_dealer_{s}" for s in range(players)]
+    match = match_hands or match_hands_default(players)
     ms = [
         Metric("no_winner", "流局 (no winner; drawishness)", "no winner (draw)", "share", "mean",
                ("no_winner",)),
@@ -248,6 +320,11 @@ def metrics(players: int, tables: Sequence[pd.DataFrame], names: Mapping[str, st
         Metric("seat_balance", "balance: 和了率 range, seats from 庄", "seat balance "
                "(win-rate range by seat from dealer)", "share", "bootstrap", tuple(position),
                _range_of_means),
+        Metric("decisiveness", f"decided by one hand ({match}-hand matches)",
+               f"matches decided by one hand ({match} hands a match)", "share", "match",
+               tuple(f"points_{s}" for s in range(players)),
+               partial(decided_by_one_hand, hands=match)),
+        *([SKILL] if tables and all(SKILL_COLUMN in t for t in tables) else []),
         Metric("points_moved_mean", "points moved, mean", "points moved, mean", "points",
                "mean", ("moved",)),
         Metric("points_moved_sd", "points moved, spread (SD)", "points moved, SD", "points",
@@ -290,6 +367,12 @@ def estimate(
         return [t[c].to_numpy(float) if c in t else np.zeros(len(t)) for c in metric.columns]
 
     ca, cb = cols(a), cols(b)
+    if metric.kind == "match":
+        assert metric.stat is not None
+        ma, mb = (metric.stat(np.stack(c, axis=1)) for c in (ca, cb))
+        if len(ma) < 2:  # fewer than two whole matches: no interval
+            return None
+        return bootstrap_effect(ma, mb, _mean, rng, resamples)
     if metric.kind == "mean":
         return mean_effect(ca[0], cb[0])
     if metric.kind == "ratio":
@@ -444,6 +527,59 @@ def check_pairable(a: Ruleset, b: Ruleset) -> None:
         raise ValueError(f"{a.id} has {pa} seats and {b.id} {pb}: compare rulesets of as many")
 
 
+# --- skill reward: the strong bot against the weak one, in duplicate format -----------------
+
+
+def parse_skill(text: str) -> tuple[str, str]:
+    """``STRONG,WEAK`` (each a bot, with its parameters as in ``--agents``) as two names."""
+    from interpreter.simulate import split_agents
+
+    names = split_agents(text)
+    if len(names) != 2 or not all(names):
+        raise ValueError(f"--skill {text!r}: give two bots, STRONG,WEAK")
+    if names[0] == names[1]:
+        raise ValueError(f"--skill {text!r}: the two bots are the same")
+    return names[0], names[1]
+
+
+def skill_gains(
+    setting: Setting, strong: str, weak: str, walls: int, seed: int, run: Run
+) -> np.ndarray:
+    """Per wall (hand *i* as ``simulate`` deals it): the points per hand ``strong`` makes at
+    one seat against ``weak`` bots, over every seat in turn, less what ``weak`` makes in the
+    same seats (duplicate format, :func:`interpreter.tactics.duplicate_table`)."""
+    from interpreter.tactics import duplicate_table
+
+    table, _, _ = duplicate_table(setting, (strong, weak), weak, walls, seed, run)
+    return (table[strong] - table[weak]).to_numpy(float)
+
+
+@dataclass(frozen=True)
+class Skill:
+    """What the strong bot gains over the weak one per hand, on each side (B − A is the
+    ``skill_reward`` effect)."""
+
+    strong: str
+    weak: str
+    walls: int
+    sides: tuple[Estimate, Estimate]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "strong": self.strong, "weak": self.weak, "walls": self.walls,
+            **{side: {"points_per_hand": _num(e.b), "ci95": [_num(e.low), _num(e.high)]}
+               for side, e in zip("ab", self.sides, strict=True)},
+        }  # fmt: skip
+
+    def to_text(self, players: int) -> list[str]:
+        a, b = (f"{e.b:+.2f} [{e.low:+.2f}, {e.high:+.2f}]" for e in self.sides)
+        return [
+            f"skill reward: {self.strong} at one seat against {players - 1} {self.weak} bots, "
+            f"in every seat, on the {self.walls:,} walls, less {self.weak} in its place:",
+            f"A {a}, B {b} points per hand (95% CIs)",
+        ]
+
+
 @dataclass
 class Comparison:
     """The effects of B against A and what produced them."""
@@ -453,6 +589,8 @@ class Comparison:
     games: int
     shared_walls: bool
     effects: list[Effect] = field(default_factory=list)
+    match_hands: int = 16
+    skill: Skill | None = None
 
     def to_json(self) -> dict[str, Any]:
         first = self.about[0]
@@ -461,6 +599,8 @@ class Comparison:
             "hands": self.games, "master_seed": int(first["master_seed"]),
             "agents": json.loads(first["agents"]), "mjrules_version": first["mjrules_version"],
             "shared_walls": self.shared_walls, "correction": "holm", "alpha": ALPHA,
+            "match_hands": self.match_hands,
+            "skill": None if self.skill is None else self.skill.to_json(),
             "effects": [e.to_json() for e in self.effects],
         }  # fmt: skip
 
@@ -477,9 +617,18 @@ class Comparison:
             "these rules",
             "B − A: the difference with its 95% confidence interval from the paired hands;",
             f"* significant at 5% after Holm's correction for {len(self.effects)} effects",
-            "",
         ]  # fmt: skip
-        return "\n".join(head + effects_table(self.effects))
+        k = self.match_hands
+        if any(e.metric.id == "decisiveness" for e in self.effects):
+            head += [
+                f"decided by one hand: hands 0–{k - 1}, {k}–{2 * k - 1}, … are matches "
+                f"({self.games // k:,} a side, paired by index);",
+                "one hand decides a match when taking out its largest swing (most points moved) "
+                "changes the leaders",
+            ]
+        if self.skill is not None:
+            head += self.skill.to_text(len(json.loads(a["agents"])))
+        return "\n".join([*head, "", *effects_table(self.effects)])
 
 
 def _side_json(about: Mapping[str, str]) -> dict[str, Any]:
@@ -505,26 +654,47 @@ def compare(
     seed: int,
     agents: str,
     run: Run = LOCAL,
+    *,
+    match_hands: int | None = None,
+    skill: str | None = None,
 ) -> Comparison:
     """Play ``games`` hands of A and of B on the same walls and compare them metric by metric
-    (with a ``cache`` folder, reusing the hands a run of the same inputs kept there)."""
+    (with a ``cache`` folder, reusing the hands a run of the same inputs kept there).
+
+    ``match_hands``: the hands of a match for decisiveness (:func:`match_hands_default`
+    when None).  ``skill``: ``STRONG,WEAK``, two bots also played on the same walls of each
+    side in duplicate format (:func:`skill_gains`; the players + 1 seatings of a wall cost
+    as many hands more) for the ``skill_reward`` effect."""
     from interpreter import simulate as sim
     from interpreter.summary import hand_names
 
     _enough(games)
-    check_pairable(*(  # every input checked before a hand is played
+    if match_hands is not None and match_hands < 2:
+        raise ValueError(f"--match-hands must be at least 2, not {match_hands}")
+    pair = parse_skill(skill) if skill is not None else None
+    loaded = [  # every input checked before a hand is played
         sim.make_spec(side.ruleset, seed, agents, side.settings, side.preset)[1] for side in (a, b)
-    ))  # fmt: skip
+    ]
+    check_pairable(*loaded)
+    for ruleset in loaded:
+        for bot in pair or ():
+            sim.make_spec(ruleset, seed, bot)
     ta, about_a, ra = play(a, games, seed, agents, run)
     tb, about_b, rb = play(b, games, seed, agents, run)
     names = {**hand_names(ra), **hand_names(rb)}
     players = len(json.loads(about_a["agents"]))
-    chosen = metrics(players, (ta, tb), names)
+    k = match_hands or match_hands_default(players)
+    measured = None
+    if pair is not None:
+        gains = [skill_gains(side, *pair, games, seed, run) for side in (a, b)]
+        ta, tb = (t.assign(**{SKILL_COLUMN: g}) for t, g in zip((ta, tb), gains, strict=True))
+        ea, eb = (mean_effect(np.zeros_like(g), g) for g in gains)  # each mean, with its CI
+        measured = Skill(pair[0], pair[1], games, (ea, eb))
+    chosen = metrics(players, (ta, tb), names, k)
     effects = paired_effects(ta, tb, chosen, seed, resamples_for(len(chosen)))
     adjust(effects)
-    return Comparison(
-        (about_a, about_b), (_changed(ra), _changed(rb)), games, _same_walls(ra, rb), effects
-    )
+    changed = (_changed(ra), _changed(rb))
+    return Comparison((about_a, about_b), changed, games, _same_walls(ra, rb), effects, k, measured)
 
 
 # --- sweeps: one option at a time against the reference setting ------------------------------
@@ -536,7 +706,8 @@ SWEEP_METRICS = (
 
 
 def metric_ids(players: int) -> list[str]:
-    """The ids of the metrics a comparison may have, hand types aside."""
+    """The ids of the metrics a comparison may have, hand types and the skill reward (a
+    ``compare --skill`` figure) aside."""
     return [m.id for m in (*metrics(players, (), {}), *_WHERE_SEEN)]
 
 

@@ -69,6 +69,8 @@ DEFAULT_AGENTS = "efficiency"
 _TYPE = itemgetter("type")
 _READ = frozenset(("win", "claim", "bird", "deal", "opening", "end"))
 """The events a record reads; the others are only counted."""
+_KONG_WINS = ("kong_draw", "kong_discard", "robbing_kong")
+"""The contexts of a win that say what became of a kong (docs/EVENTS.md, ``win``)."""
 
 
 class SimulationError(ValueError):
@@ -259,13 +261,17 @@ def record(game: Any, result: Any, index: int, players: int) -> dict[str, Any]:
     ``bonus``) found with value 0, which changed nothing, are left out.  ``multi_win``: several
     players won on one tile (一炮多响), not several wins in one hand.  ``first_win_turn``
     (巡目): the first winner's discards before its win plus one, 0 when nobody won.
-    ``points_moved``: the points that changed hands, the sum of the gains.
+    ``points_moved``: the points that changed hands, the sum of the gains.  What became of
+    kongs, counted in win events (one per tile won on, whoever and however many won on it)
+    by their context: ``kong_draw_wins`` on a kong's replacement draw, ``kong_discard_wins``
+    on a discard right after a kong, ``robbed_kongs`` on a kong's own tile.
     """
     winners: list[int] = []
     win_from: list[int] = []
     values: list[int] = []
     win_hands: list[list[str]] = []
     claims = birds = bird_hits = 0
+    kong_wins = dict.fromkeys(_KONG_WINS, 0)
     multi_win = False
     dealt: list[str] = [""] * players
     opening_seats: list[int] = []
@@ -277,6 +283,9 @@ def record(game: Any, result: Any, index: int, players: int) -> dict[str, Any]:
         if kind == "win":
             source = e["from"]
             multi_win |= len(e["hands"]) > 1
+            for context in e["context"]:
+                if context in kong_wins:
+                    kong_wins[context] += 1
             for w in e["hands"]:
                 winners.append(w["seat"])
                 win_from.append(-1 if source is None else source)
@@ -321,6 +330,9 @@ def record(game: Any, result: Any, index: int, players: int) -> dict[str, Any]:
         "decisions": kinds.count("act"),
         "claims": claims,
         "kongs": kinds.count("kong"),
+        "kong_draw_wins": kong_wins["kong_draw"],
+        "kong_discard_wins": kong_wins["kong_discard"],
+        "robbed_kongs": kong_wins["robbing_kong"],
         "birds": birds,
         "bird_hits": bird_hits,
         "payments": kinds.count("payment"),
@@ -876,7 +888,8 @@ def arrow_schema(players: int) -> Any:
         ("opening_seats", pa.list_(pa.int8())),
         ("opening_hands", pa.list_(pa.list_(pa.string()))),
         ("draws", pa.int32()), ("discards", pa.int32()), ("decisions", pa.int32()),
-        ("claims", pa.int32()), ("kongs", pa.int32()), ("birds", pa.int32()),
+        ("claims", pa.int32()), ("kongs", pa.int32()), ("kong_draw_wins", pa.int16()),
+        ("kong_discard_wins", pa.int16()), ("robbed_kongs", pa.int16()), ("birds", pa.int32()),
         ("bird_hits", pa.int32()), ("payments", pa.int32()), ("wall_left", pa.int32()),
         ("first_win_turn", pa.int16()), ("points_moved", pa.int64()),
     ]  # fmt: skip

@@ -235,13 +235,30 @@ def play_ruleset(
     run: Run = LOCAL,
 ) -> RulesetResult:
     """Every value of every policy played on ``walls`` walls of one ruleset."""
+    from interpreter.compare import _changed
+
+    agents = tuple(dict.fromkeys(p.agent(field, v) for p in policies for v in p.values))
+    table, about, loaded = duplicate_table(setting, agents, field, walls, seed, run)
+    return RulesetResult(about, _changed(loaded), policy_rows(table, policies, field))
+
+
+def duplicate_table(
+    setting: Setting,
+    agents: Sequence[str],
+    field: str,
+    walls: int,
+    seed: int,
+    run: Run = LOCAL,
+) -> tuple[pd.DataFrame, dict[str, str], Ruleset]:
+    """Each of ``agents`` played on ``walls`` walls of one ruleset against the ``field`` bot
+    (:func:`play_walls`): a row per wall, a column per agent; with the provenance of the
+    field's hands and the loaded ruleset.  Read from the results cache when kept there."""
     import pandas as pd
 
     from interpreter import results
     from interpreter import simulate as sim
-    from interpreter.compare import _changed
 
-    agents = tuple(dict.fromkeys(p.agent(field, v) for p in policies for v in p.values))
+    agents = tuple(agents)
     spec, loaded = sim.make_spec(setting.ruleset, seed, field, setting.settings, setting.preset)
     for agent in agents:
         sim.make_spec(loaded, seed, agent)  # each agent checked against the ruleset
@@ -261,7 +278,7 @@ def play_ruleset(
         table = pd.DataFrame(parts, columns=["index", *agents])
         if run.cache is not None:
             results.store(run.cache, "tactics", inputs, table)
-    return RulesetResult(about, _changed(loaded), policy_rows(table, policies, field))
+    return table, about, loaded
 
 
 # --- many rulesets: the report ---------------------------------------------------------------
