@@ -90,11 +90,19 @@ class Tuned:
             *(f"  {k} = {v}" for k, v in self.parameters.items()),
             f"gain on the tuning walls: {self.tuned_gain:+.3f} points a hand (biased upward)",
             f"gain on {self.check_walls:,} new walls: {g.diff:+.3f} points a hand "
-            f"[95% CI {g.low:+.3f}, {g.high:+.3f}]"
-            + ("" if g.low > 0 else ": no gain shown over the field"),
+            f"[95% CI {g.low:+.3f}, {g.high:+.3f}]" + _verdict(g),
             f"as an agent: --agents {agent_name(self.bot, self.parameters)}",
         ]
         return "\n".join(lines)
+
+
+def _verdict(gain: Estimate) -> str:
+    """What the check walls say, in a player's words."""
+    if gain.low > 0:
+        return ": better than the field"
+    if gain.high < 0:
+        return ": worse than the field (tuned on too few walls? try more --games)"
+    return ": no difference shown from the field"
 
 
 def agent_name(bot: str, params: Mapping[str, Any]) -> str:
