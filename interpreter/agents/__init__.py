@@ -162,9 +162,7 @@ def make_agent(name: str, seed: int = 0, **params: Any) -> Any:
     """
     base, _, spec = expand_agent(name).partition(":")
     for item in filter(None, spec.replace(";", ",").split(",")):
-        key, sep, text = item.partition("=")
-        if not sep:
-            raise ValueError(f"agent parameter {item!r}: expected name=value")
+        key, _, text = item.partition("=")  # every item has one: a file was read above
         params[key.strip()] = text.strip()
     try:
         cls = AGENTS[base]

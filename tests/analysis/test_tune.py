@@ -4,6 +4,7 @@ writes, that file loaded by ``--agents BOT:FILE``, and files printed side by sid
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 import yaml
@@ -86,7 +87,7 @@ def test_the_file_loads_wherever_agents_are_given(tuned):
 def test_a_bad_parameter_file_is_refused_with_its_location(tmp_path, text, message):
     path = tmp_path / "bad.yaml"
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError, match="bad.yaml") as caught:
+    with pytest.raises(ValueError, match=r"bad\.yaml") as caught:
         read_params(str(path), "efficiency")
     assert message in str(caught.value)
     result = mjrules("simulate", QQ, "--agents", f"efficiency:{path}", "--games", "2")
@@ -137,3 +138,19 @@ def test_parameter_files_side_by_side(tuned, tmp_path):
     assert "+0.500 [+0.100, +0.900]" in result.stdout
     shown = json.loads(mjrules("tune", "--show", str(path), str(other), "--json").stdout)
     assert [d["bot"] for d in shown] == ["efficiency", "defensive"]
+
+
+def test_without_optuna_tune_says_how_to_install_it(monkeypatch):
+    from interpreter.compare import Setting
+    from interpreter.tune import TuneUnavailable, tune
+
+    monkeypatch.setitem(sys.modules, "optuna", None)  # import optuna fails
+    with pytest.raises(TuneUnavailable, match=r"pip install 'mjrules\[tune\]'"):
+        tune(Setting(QQ), "efficiency", 3, 4, 1, 4)
+
+
+def test_an_item_without_a_value_is_read_as_a_parameter_file():
+    with pytest.raises(ValueError, match="hazard: cannot read the parameter file"):
+        expand_agent("value:hazard")
+    assert expand_agent("value:hazard=0.5") == "value:hazard=0.5"
+    assert expand_agent("simple") == "simple"
