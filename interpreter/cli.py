@@ -339,7 +339,8 @@ def _load_ruleset(
     "--agents",
     default="efficiency",
     show_default=True,
-    help="One agent name for every seat, or one per seat: random,simple,simple,random.",
+    help="One agent name for every seat, or one per seat: random,simple,simple,random; "
+    "parameters after a colon: value:hazard=0.5, or a file written by tune: value:tuned.yaml.",
 )
 @click.option(
     "--hands",
@@ -567,7 +568,8 @@ def run_options(command: F) -> F:
                      "the workers."),
         click.option("--agents", default="efficiency", show_default=True,
                      help="One agent for every seat, or one per seat (random,simple,simple,"
-                     "value); parameters after a colon: value:hazard=0.5."),
+                     "value); parameters after a colon: value:hazard=0.5, or a file "
+                     "written by tune: value:tuned.yaml."),
         click.option("--workers", type=click.IntRange(1), default=None,
                      help="Worker processes [default: all cores; at most 4 per core]."),
         click.option("--scheduler", default=None, metavar="ADDRESS",
