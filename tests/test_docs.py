@@ -176,3 +176,6 @@ def test_the_collector_sees_the_examples() -> None:
     assert commands("mjrules tactics x --policy p=1,2 --games 100\n") == [
         (["tactics", "x", "--policy", "p=1,2", "--games", str(GAMES // 4), "--workers", "1"], None)
     ]
+    assert commands("mjrules tune x --budget 4 --games 100\n") == [
+        (["tune", "x", "--budget", "4", "--games", str(GAMES // 4), "--workers", "1"], None)
+    ]

@@ -154,3 +154,17 @@ def test_an_item_without_a_value_is_read_as_a_parameter_file():
         expand_agent("value:hazard")
     assert expand_agent("value:hazard=0.5") == "value:hazard=0.5"
     assert expand_agent("simple") == "simple"
+
+
+def test_numbers_round_trip_through_a_file(tmp_path):
+    """Numbers are written as agent names read them (no exponent), and come back equal."""
+    from interpreter.agents import make_agent, param_text
+
+    assert [param_text(x) for x in (0.1 + 0.2, 1e-7, 3.0, 2, "never")] == [
+        "0.3", "0", "3", "2", "never"]  # fmt: skip
+    path = tmp_path / "v.json"
+    path.write_text('{"bot": "value", "parameters": {"value_threshold": 12.3456, '
+                    '"self_draw_share": 0.05, "hazard": 0.0001}}', encoding="utf-8")  # fmt: skip
+    agent = make_agent(f"value:{path}")
+    assert (agent.value_threshold, agent.hazard) == (12.3456, 0.0001)
+    assert make_agent(f"value:{path},hazard=0.5").hazard == 0.5  # an override after the file
