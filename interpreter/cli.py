@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # loaded only by the commands that need it, to keep --help qu
     from dsl.ruleset import Ruleset
     from interpreter.compare import Comparison, Sweep
     from interpreter.tactics import Tactics
+    from interpreter.tune import Tuned
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -338,7 +339,8 @@ def _load_ruleset(
     "--agents",
     default="efficiency",
     show_default=True,
-    help="One agent name for every seat, or one per seat: random,simple,simple,random.",
+    help="One agent name for every seat, or one per seat: random,simple,simple,random; "
+    "parameters after a colon: value:hazard=0.5, or a file written by tune: value:tuned.yaml.",
 )
 @click.option(
     "--hands",
@@ -386,10 +388,14 @@ def play(
     from interpreter.agents import AGENTS
     from interpreter.engine import play as play_match
     from interpreter.engine.narrate import narrate, seat_name
+    from interpreter.simulate import split_agents
 
     rules = _load_ruleset(ruleset, settings, preset)
-    names = agents.split(",")
-    unknown = [n for n in names if n not in AGENTS]
+    try:
+        names = split_agents(agents)  # parameters and parameter files read here
+    except ValueError as error:
+        fail(str(error))
+    unknown = [n for n in names if n.partition(":")[0] not in AGENTS]
     if unknown:
         fail(f"unknown agent {unknown[0]!r}; agents are {', '.join(sorted(AGENTS))}")
     if human is not None:
@@ -562,7 +568,8 @@ def run_options(command: F) -> F:
                      "the workers."),
         click.option("--agents", default="efficiency", show_default=True,
                      help="One agent for every seat, or one per seat (random,simple,simple,"
-                     "value); parameters after a colon: value:hazard=0.5."),
+                     "value); parameters after a colon: value:hazard=0.5, or a file "
+                     "written by tune: value:tuned.yaml."),
         click.option("--workers", type=click.IntRange(1), default=None,
                      help="Worker processes [default: all cores; at most 4 per core]."),
         click.option("--scheduler", default=None, metavar="ADDRESS",
@@ -683,9 +690,9 @@ def _set_option(side: str) -> Callable[[F], F]:
 
 
 def _analysis(
-    run: Callable[[], Comparison | Sweep | Tactics], plot: str | None
-) -> Comparison | Sweep | Tactics:
-    """Run a comparison, a sweep or a tactics table, or exit: 1 on invalid input, 130 on
+    run: Callable[[], Comparison | Sweep | Tactics | Tuned], plot: str | None
+) -> Comparison | Sweep | Tactics | Tuned:
+    """Run a comparison, a sweep, a tactics table or a tuning, or exit: 1 on invalid input, 130 on
     Ctrl-C."""
     from dsl.problems import RulesetError
     from interpreter.compare import PlotUnavailable, pyplot
@@ -953,6 +960,103 @@ def tactics(
     result = _analysis(lambda: run(sides, policies, agents, games, seed, where), plot)
     _report(result, as_json, plot, f"{', '.join(rulesets)}: policies against {agents} bots\n"
             f"{games:,} walls, seed {seed}")  # fmt: skip
+
+
+@cli.command()
+@click.argument("targets", metavar="RULESET | --show FILE...", nargs=-1, required=True)
+@ruleset_options
+@click.option(
+    "--budget",
+    type=click.IntRange(1),
+    default=None,
+    help="Trials: parameter settings tried (required unless --show).",
+)
+@run_options
+@click.option(
+    "--check-games",
+    type=click.IntRange(2),
+    default=None,
+    help="New walls the best parameters' gain is measured on [default: --games].",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="The parameter file written [default: tuned-BOT-RULESET.yaml].",
+)
+@click.option(
+    "--show", is_flag=True, help="Print the parameter files given side by side instead of tuning."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def tune(
+    targets: tuple[str, ...],
+    settings: tuple[str, ...],
+    preset: str | None,
+    budget: int | None,
+    games: int,
+    seed: int,
+    agents: str,
+    workers: int | None,
+    scheduler: str | None,
+    chunk: int | None,
+    check_games: int | None,
+    out: str | None,
+    show: bool,
+    as_json: bool,
+) -> None:
+    """Tune a bot's parameters for a ruleset: the most points per hand in duplicate format.
+
+    Each of --budget trials (Optuna's TPE sampler, seeded by --seed) sets every parameter of
+    the --agents bot (docs/AGENTS.md); the candidate plays the same --games walls in every
+    seat in turn against the bot as given (defaults, or parameters loaded), which plays the
+    same seats too.  The objective is the candidate's points per hand minus the field's.
+    The best parameters' gain is measured again, with a 95% CI, on --check-games new walls,
+    and the parameters written to a file that --agents BOT:FILE loads in every command.
+    Progress goes to stderr.  Needs Optuna: pip install 'mjrules[tune]'.
+
+    \b
+    Examples:
+      mjrules tune REGION/VERSION --agents value --budget 20 --games 200 --out v.yaml
+      mjrules simulate REGION/VERSION --agents value:v.yaml
+      mjrules tune --show a.yaml b.yaml
+    """
+    from interpreter import tune as tuning
+    from interpreter.compare import Run, Setting
+
+    if show:
+        from interpreter.agents import param_file
+
+        if budget is not None:
+            fail("--show prints parameter files: --budget does not go with it")
+        try:
+            files = [(path, param_file(path)) for path in targets]
+        except ValueError as error:
+            fail(str(error))
+        if as_json:
+            echo_json([{"file": path, **data} for path, data in files])
+        else:
+            click.echo(tuning.side_by_side(files))
+        return
+    if len(targets) != 1:
+        fail(f"tune takes one ruleset, not {len(targets)} (--show prints parameter files)")
+    if budget is None:
+        fail("give --budget N, the number of parameter settings to try")
+    where = Run(workers, scheduler, chunk, progress=False)
+    result = _analysis(lambda: tuning.tune(
+        Setting(targets[0], settings, preset), agents, budget, games, seed,
+        check_games or games, where, lambda line: click.echo(line, err=True),
+    ), None)  # fmt: skip
+    assert isinstance(result, tuning.Tuned)
+    path = out or f"tuned-{result.bot}-{result.about['ruleset'].replace('/', '-')}.yaml"
+    try:
+        tuning.write(result, path)
+    except OSError as error:
+        fail(f"cannot write {path}: {error.strerror or error}")
+    if as_json:
+        echo_json({**result.to_json(), "out": path})
+        return
+    click.echo(result.to_text())
+    click.echo(f"parameters written to {path}")
 
 
 for ruleset_command in (*COMMANDS, *CHECK_COMMANDS):  # validate, schema, explain; check, diff

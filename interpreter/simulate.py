@@ -180,14 +180,17 @@ def portable_ref(ref: str) -> str:
 
 def split_agents(text: str) -> list[str]:
     """``"random,value:kong_policy=never,defence=0.5,simple"`` → one name per item; an item
-    ``k=v`` without a colon continues the parameters of the agent before it."""
+    ``k=v`` without a colon continues the parameters of the agent before it.  A parameter
+    file (``value:tuned.yaml``) is read into its parameters (:func:`expand_agent`)."""
+    from interpreter.agents import expand_agent
+
     names: list[str] = []
     for item in (t.strip() for t in text.split(",")):
         if names and "=" in item and ":" not in item:
             names[-1] += "," + item
         else:
             names.append(item)
-    return names
+    return [expand_agent(n) for n in names]
 
 
 @lru_cache(maxsize=32)

@@ -405,8 +405,10 @@ def tactics(
 
     if walls < 2:
         raise ValueError(f"--games must be at least 2 walls to compare, not {walls}")
-    if len(sim.split_agents(field)) != 1:
+    fields = sim.split_agents(field)  # a parameter file read into its parameters
+    if len(fields) != 1:
         raise ValueError(f"--agents {field!r}: give one bot, the field every value plays against")
+    field = fields[0]
     parsed = parse_policies(policies, field)
     loaded = [  # every input checked before a wall is played
         sim.make_spec(s.ruleset, seed, field, s.settings, s.preset)[1] for s in settings

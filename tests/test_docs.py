@@ -13,7 +13,8 @@ the code on PYTHONPATH.
   and ``simulate``, ``compare``, ``sweep`` and ``tactics`` on one worker unless ``--workers``
   is given (the rows are the same for any number of workers; starting a pool costs more than
   these few hands); ``tactics`` plays each value in every seat of a wall, so it gets at most
-  ``GAMES // 4`` walls.  Results are kept in the working folder, not the user's cache.
+  ``GAMES // 4`` walls, and so does each trial of ``tune``.  Results are kept in the working
+  folder, not the user's cache.
 - A block preceded by ``<!-- not run: REASON -->`` is not run (say why; keep them few).
 - The working folder holds a copy of ``docs/scenarios``, the example files the docs settle.
 """
@@ -92,10 +93,10 @@ def commands(text: str) -> list[tuple[list[str], str | None]]:
             words = shlex.split(part, comments=True)
             if words[:1] == ["mjrules"]:
                 args = shlex.split(scaled(shlex.join(words[1:])))
-                if args[:1] in (["simulate"], ["compare"], ["sweep"], ["tactics"]):
+                if args[:1] in (["simulate"], ["compare"], ["sweep"], ["tactics"], ["tune"]):
                     args += [] if "--games" in args else ["--games", str(GAMES)]
                     args += [] if "--workers" in args else ["--workers", "1"]
-                if args[0] == "tactics":
+                if args[0] in ("tactics", "tune"):
                     at = args.index("--games") + 1
                     args[at] = str(min(int(args[at]), GAMES // 4))
                 out.append((args, "" if session else None))
@@ -174,4 +175,7 @@ def test_the_collector_sees_the_examples() -> None:
     ]
     assert commands("mjrules tactics x --policy p=1,2 --games 100\n") == [
         (["tactics", "x", "--policy", "p=1,2", "--games", str(GAMES // 4), "--workers", "1"], None)
+    ]
+    assert commands("mjrules tune x --budget 4 --games 100\n") == [
+        (["tune", "x", "--budget", "4", "--games", str(GAMES // 4), "--workers", "1"], None)
     ]

@@ -99,18 +99,84 @@ PARAMS: dict[str, dict[str, Param]] = {
 """Each bot's parameters with their ranges (docs/AGENTS.md says what they do)."""
 
 
+def expand_agent(name: str) -> str:
+    """``BOT:FILE`` as ``BOT:name=value,…`` with the parameters of FILE, a parameter file
+    written by ``mjrules tune``; ``name=value`` items after the file override it.  Other names
+    are returned unchanged.  Agent names are expanded here once, so that runs record the
+    parameters played, not a file name."""
+    base, _, spec = name.partition(":")
+    items = [t.strip() for t in spec.replace(";", ",").split(",") if t.strip()]
+    files = [t for t in items if "=" not in t]
+    if not files:
+        return name
+    if len(files) > 1:
+        raise ValueError(f"agent {name!r}: one parameter file at most, not {', '.join(files)}")
+    loaded = read_params(files[0], base)
+    given = [t for t in items if "=" in t]
+    return f"{base}:" + ",".join([*(f"{k}={v}" for k, v in loaded.items()), *given])
+
+
+def read_params(path: str, bot: str) -> dict[str, str]:
+    """The parameters of ``bot`` in the parameter file ``path``, as text; raises ValueError
+    naming the file when it holds another bot's."""
+    data = param_file(path)
+    if data["bot"] != bot:
+        raise ValueError(f"{path}: the parameters of the {data['bot']} bot, not of {bot!r}")
+    return {k: param_text(v) for k, v in data["parameters"].items()}
+
+
+def param_file(path: str) -> dict[str, Any]:
+    """A parameter file written by ``mjrules tune`` (YAML or JSON: a mapping with ``bot`` and
+    ``parameters``), its parameters checked against ``PARAMS``; raises ValueError naming the
+    file and what is wrong in it."""
+    import yaml
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = yaml.safe_load(f)
+    except OSError as error:
+        raise ValueError(f"{path}: cannot read the parameter file: {error.strerror}") from None
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
+        problem = getattr(error, "problem", None) or error
+        raise ValueError(f"{path}{where}: not YAML or JSON: {problem}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("parameters"), dict):
+        raise ValueError(f"{path}: expected a mapping with 'bot' and 'parameters'")
+    bot = data.get("bot")
+    if bot not in PARAMS:
+        raise ValueError(f"{path}: bot: no agent {bot!r}; expected one of {', '.join(AGENTS)}")
+    checked = {}
+    for key, value in data["parameters"].items():
+        if key not in PARAMS[bot]:
+            known = ", ".join(PARAMS[bot]) or "none"
+            raise ValueError(f"{path}: parameters: the {bot} bot has no parameter {key!r} "
+                             f"(parameters: {known})")  # fmt: skip
+        try:
+            checked[key] = PARAMS[bot][key].check(key, value)
+        except ValueError as error:
+            raise ValueError(f"{path}: parameters: {error}") from None
+    return {**data, "parameters": checked}
+
+
+def param_text(value: Any) -> str:
+    """A parameter value as an agent name writes it (no exponent: ``Param`` reads decimals)."""
+    if isinstance(value, float):
+        return f"{value:.6f}".rstrip("0").rstrip(".") or "0"
+    return str(value)
+
+
 def make_agent(name: str, seed: int = 0, **params: Any) -> Any:
     """An agent by name, with its own seeded randomness and keyword parameters.
 
     ``name`` may carry parameters after a colon: ``"defensive:defence=0.5"``,
-    ``"value:value_threshold=1.5;claim_margin=1"`` (parameters apart by ``,`` or ``;``).
+    ``"value:value_threshold=1.5;claim_margin=1"`` (parameters apart by ``,`` or ``;``), or
+    a parameter file: ``"value:tuned.yaml"`` (:func:`expand_agent`).
     Every parameter is checked against its declared type and range (``PARAMS``).
     """
-    base, _, spec = name.partition(":")
+    base, _, spec = expand_agent(name).partition(":")
     for item in filter(None, spec.replace(";", ",").split(",")):
-        key, sep, text = item.partition("=")
-        if not sep:
-            raise ValueError(f"agent parameter {item!r}: expected name=value")
+        key, _, text = item.partition("=")  # every item has one: a file was read above
         params[key.strip()] = text.strip()
     try:
         cls = AGENTS[base]
@@ -134,5 +200,6 @@ def make_agent(name: str, seed: int = 0, **params: Any) -> Any:
 
 __all__ = [
     "AGENTS", "PARAMS", "DefensiveAgent", "EfficiencyAgent", "RandomAgent", "SimpleAgent",
-    "StrategyAgent", "ValueAgent", "make_agent",
+    "StrategyAgent", "ValueAgent", "expand_agent", "make_agent", "param_file", "param_text",
+    "read_params",
 ]  # fmt: skip

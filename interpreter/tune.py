@@ -1,0 +1,261 @@
+"""Per-ruleset tuning: a bot's documented parameters searched for the most points per hand.
+
+Each trial is a candidate setting of every parameter the bot declares
+(:data:`interpreter.agents.PARAMS`: numbers in ``low..high``, text among ``choices``),
+chosen by Optuna's TPE sampler with a fixed seed, so that a run is reproducible.  The
+candidate plays the same walls in every trial in duplicate format (:func:`play_walls`): on
+each wall it takes each seat in turn, the field bot (the bot as given: defaults, or the
+parameters loaded) the other seats, and the field plays the same seats too; the objective
+is the candidate's mean points per hand minus the field's, paired by wall.  The first trial
+is the field's own parameters (those in range), so the search starts from the current best.
+
+The best candidate has been chosen for its luck on the tuning walls as much as for its
+play, so its gain is measured again, with a 95% interval, on walls never tuned on (another
+master seed), and that is the gain reported and written to the parameter file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from interpreter.compare import LOCAL, Estimate, Run, Setting, _changed, mean_effect
+from interpreter.summary import option_text, pad, text_width
+from interpreter.tactics import DuplicateSpec, play_walls
+
+
+class TuneUnavailable(ValueError):
+    """Optuna, the optimiser, is not installed."""
+
+
+def check_seed(seed: int) -> int:
+    """The master seed of the check walls: a hash of the tuning seed, so that no small seed
+    of a later tuning run deals them."""
+    digest = hashlib.blake2b(f"mjrules/tune-check/{seed}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+@dataclass
+class Tuned:
+    """The outcome of a tuning run: what the parameter file holds."""
+
+    bot: str
+    parameters: dict[str, Any]
+    field: str
+    about: dict[str, str]  # the ruleset's provenance (simulate's)
+    changed: dict[str, Any]  # the options set away from the ruleset's defaults
+    budget: int
+    walls: int
+    seed: int
+    check_walls: int
+    tuned_gain: float  # on the tuning walls: biased upward, the best of many
+    gain: Estimate  # on the check walls
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "bot": self.bot,
+            "parameters": self.parameters,
+            "agent": agent_name(self.bot, self.parameters),
+            "field": self.field,
+            "ruleset": self.about["ruleset"],
+            "ruleset_hash": self.about["ruleset_hash"],
+            "options": json.loads(self.about["options"]),
+            "changed": self.changed,
+            "preset": self.about["preset"] or None,
+            "budget": self.budget,
+            "walls": self.walls,
+            "seed": self.seed,
+            "sampler_seed": self.seed,
+            "check_walls": self.check_walls,
+            "check_seed": check_seed(self.seed),
+            "tuned_gain": round(self.tuned_gain, 6),
+            "gain": round(self.gain.diff, 6),
+            "ci95": [round(self.gain.low, 6), round(self.gain.high, 6)],
+            "mjrules_version": self.about["mjrules_version"],
+        }
+
+    def to_text(self) -> str:
+        g = self.gain
+        lines = [
+            f"tuned the {self.bot} bot on {self.about['ruleset']} against {self.field}: "
+            f"{self.budget} trials on {self.walls:,} walls, seed {self.seed}",
+            "best parameters:",
+            *(f"  {k} = {v}" for k, v in self.parameters.items()),
+            f"gain on the tuning walls: {self.tuned_gain:+.3f} points a hand (biased upward)",
+            f"gain on {self.check_walls:,} new walls: {g.diff:+.3f} points a hand "
+            f"[95% CI {g.low:+.3f}, {g.high:+.3f}]" + _verdict(g),
+            f"as an agent: --agents {agent_name(self.bot, self.parameters)}",
+        ]
+        return "\n".join(lines)
+
+
+def _verdict(gain: Estimate) -> str:
+    """What the check walls say, in a player's words."""
+    if gain.low > 0:
+        return ": better than the field"
+    if gain.high < 0:
+        return ": worse than the field (tuned on too few walls? try more --games)"
+    return ": no difference shown from the field"
+
+
+def agent_name(bot: str, params: Mapping[str, Any]) -> str:
+    from interpreter.agents import param_text
+
+    return f"{bot}:" + ",".join(f"{k}={param_text(v)}" for k, v in params.items())
+
+
+def _current(field: str) -> dict[str, Any]:
+    """The field bot's parameters that lie in their search ranges (an out-of-range default
+    means "chosen by the bot", which the search cannot propose)."""
+    from interpreter.agents import AGENTS, PARAMS
+
+    base, _, spec = field.partition(":")
+    values = {
+        k: p.default
+        for k, p in inspect.signature(AGENTS[base]).parameters.items()
+        if k in PARAMS[base]
+    }
+    for item in filter(None, spec.replace(";", ",").split(",")):
+        key, _, text = item.partition("=")
+        values[key.strip()] = PARAMS[base][key.strip()].check(key.strip(), text.strip())
+    out = {}
+    for key, value in values.items():
+        try:
+            out[key] = PARAMS[base][key].check(key, value)
+        except ValueError:
+            continue
+    return out
+
+
+def _suggest(trial: Any, name: str, param: Any) -> Any:
+    if param.choices:
+        return trial.suggest_categorical(name, list(param.choices))
+    if param.kind is int:
+        return trial.suggest_int(name, int(param.low), int(param.high))
+    return round(trial.suggest_float(name, param.low, param.high), 4)
+
+
+def tune(
+    setting: Setting,
+    field: str,
+    budget: int,
+    walls: int,
+    seed: int,
+    check_walls: int,
+    run: Run = LOCAL,
+    report: Callable[[str], None] = lambda line: None,
+) -> Tuned:
+    """Search the parameters of the ``field`` bot for ``budget`` trials on ``walls`` walls
+    of ``setting``, then measure the best on ``check_walls`` new walls."""
+    try:
+        import optuna
+    except ImportError:
+        raise TuneUnavailable(
+            "mjrules tune needs Optuna: pip install 'mjrules[tune]' (or pip install optuna)"
+        ) from None
+    from interpreter import simulate as sim
+    from interpreter.agents import PARAMS
+    from interpreter.engine.rules import Rules
+
+    if budget < 1:
+        raise ValueError(f"--budget must be at least 1 trial, not {budget}")
+    if walls < 2 or check_walls < 2:
+        raise ValueError("--games and --check-games must be at least 2 walls")
+    fields = sim.split_agents(field)
+    if len(fields) != 1:
+        raise ValueError(f"--agents {field!r}: give one bot, the one tuned")
+    field = fields[0]
+    bot = field.partition(":")[0]
+    spec, loaded = sim.make_spec(setting.ruleset, seed, field, setting.settings, setting.preset)
+    declared = PARAMS[bot]
+    if not declared:
+        tunable = ", ".join(b for b, ps in PARAMS.items() if ps)
+        raise ValueError(f"the {bot} bot has no parameters to tune; bots that have: {tunable}")
+    players = Rules(loaded).players
+
+    def points(agent: str, master: int, count: int) -> np.ndarray:
+        """The agent's points per hand by wall, in each seat in turn against the field."""
+        duplicate = DuplicateSpec(spec.ruleset, spec.settings, spec.preset, master, field, (agent,))
+        rows: list[dict[str, Any]] = []
+        sim.run_to(duplicate, count, players, rows.extend, run.workers, run.scheduler, None,
+                   False, run.chunk, play=play_walls)  # fmt: skip
+        rows.sort(key=lambda r: r["index"])
+        return np.array([r[agent] for r in rows], float)
+
+    reference = points(field, seed, walls)  # the same in every trial: played once
+    current = _current(field)
+
+    def objective(trial: Any) -> float:
+        params = {name: _suggest(trial, name, p) for name, p in declared.items()}
+        trial.set_user_attr("parameters", params)
+        if params == current:  # the field itself, already played
+            return 0.0
+        return float(points(agent_name(bot, params), seed, walls).mean() - reference.mean())
+
+    def progress(study: Any, trial: Any) -> None:
+        best = study.best_trial
+        report(f"trial {trial.number + 1}/{budget}: {trial.value:+.3f} points a hand "
+               f"(best {best.value:+.3f}, trial {best.number + 1}) "
+               f"{agent_name(bot, trial.user_attrs['parameters'])}")  # fmt: skip
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(direction="maximize", sampler=optuna.samplers.TPESampler(seed=seed))
+    study.enqueue_trial(current)  # the field itself: the gain to beat is 0
+    study.optimize(objective, n_trials=budget, callbacks=[progress])
+    best = study.best_trial
+    params = best.user_attrs["parameters"]
+    report(f"measuring {agent_name(bot, params)} on {check_walls:,} new walls")
+    master = check_seed(seed)
+    gain = mean_effect(points(field, master, check_walls),
+                       points(agent_name(bot, params), master, check_walls))  # fmt: skip
+    about = dict(sim.spec_provenance(spec))
+    return Tuned(bot, params, field, about, _changed(loaded), budget, walls, seed, check_walls,
+                 float(best.value), gain)  # fmt: skip
+
+
+def write(tuned: Tuned, path: str) -> None:
+    """The parameter file: YAML, read back by ``--agents BOT:FILE``."""
+    import yaml
+
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("# mjrules tune: load with --agents "
+                f"{tuned.bot}:{path}\n")  # fmt: skip
+        yaml.safe_dump(tuned.to_json(), f, allow_unicode=True, sort_keys=False)
+
+
+def side_by_side(files: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
+    """Parameter files in columns: the tactics each ruleset rewards, parameter by parameter."""
+    heads = [
+        str(d.get("ruleset", path))
+        + "".join(f" {k}={option_text(v)}" for k, v in (d.get("changed") or {}).items())
+        for path, d in files
+    ]
+    names = list(dict.fromkeys(k for _, d in files for k in d["parameters"]))
+
+    def gain(d: Mapping[str, Any]) -> str:
+        low, high = d.get("ci95") or (math.nan, math.nan)
+        return f"{d.get('gain', math.nan):+.3f} [{low:+.3f}, {high:+.3f}]"
+
+    rows = [
+        ("file", [path for path, _ in files]),
+        ("bot", [str(d["bot"]) for _, d in files]),
+        *((n, [str(d["parameters"].get(n, "—")) for _, d in files]) for n in names),
+        ("gain / hand [95% CI]", [gain(d) for _, d in files]),
+        ("against", [str(d.get("field", "?")) for _, d in files]),
+        ("trials × walls", [f"{d.get('budget', '?')} × {d.get('walls', '?')}" for _, d in files]),
+    ]
+    width = max(text_width(r[0]) for r in rows) + 2
+    cols = [max(text_width(h), *(text_width(r[1][j]) for r in rows)) + 2
+            for j, h in enumerate(heads)]  # fmt: skip
+    lines = [pad("", width) + "".join(pad(h, c) for h, c in zip(heads, cols, strict=True))]
+    for label, cells in rows:
+        line = pad(label, width) + "".join(pad(x, c) for x, c in zip(cells, cols, strict=True))
+        lines.append(line.rstrip())
+    return "\n".join(line.rstrip() for line in lines)

@@ -1,0 +1,170 @@
+"""``mjrules tune``: a bot's parameters searched in duplicate format, the parameter file it
+writes, that file loaded by ``--agents BOT:FILE``, and files printed side by side."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+import yaml
+
+from interpreter.agents import PARAMS, expand_agent, read_params
+from interpreter.simulate import split_agents
+from tests.simulate.conftest import mjrules
+
+QQ, BLOG5 = "changsha/qq2014", "sichuan/blog5"
+SMALL = ["--budget", "3", "--games", "4", "--workers", "1"]
+
+
+@pytest.fixture(scope="module")
+def tuned(tmp_path_factory):
+    """The efficiency bot tuned on changsha/qq2014 (3 trials, 4 walls), as the CLI wrote it."""
+    path = tmp_path_factory.mktemp("tune") / "qq.yaml"
+    result = mjrules("tune", QQ, "--agents", "efficiency", *SMALL, "--out", str(path))
+    assert result.returncode == 0, result.stderr
+    return path, result
+
+
+def test_tuning_writes_a_parameter_file_with_its_provenance(tuned):
+    path, result = tuned
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert data["bot"] == "efficiency" and data["field"] == "efficiency"
+    assert set(data["parameters"]) == set(PARAMS["efficiency"])
+    for name, value in data["parameters"].items():
+        PARAMS["efficiency"][name].check(name, value)  # every value in its declared range
+    assert data["ruleset"] == QQ and len(data["ruleset_hash"]) == 16
+    assert data["options"]["birds"] == 2 and data["changed"] == {}
+    assert (data["budget"], data["walls"], data["seed"], data["check_walls"]) == (3, 4, 1, 4)
+    assert data["check_seed"] not in (1, 2)  # the gain is measured on other walls
+    low, high = data["ci95"]
+    assert low <= data["gain"] <= high
+    # the first trial is the field's own parameters: the best is at least as good
+    assert data["tuned_gain"] >= 0
+    progress = result.stderr.splitlines()
+    assert progress[0].startswith("trial 1/3: +0.000 points a hand")
+    assert progress[0].endswith("efficiency:kong_policy=no_worse,kong_option=0,claims=helps")
+    assert [line[:10] for line in progress[:3]] == ["trial 1/3:", "trial 2/3:", "trial 3/3:"]
+    assert "best parameters:" in result.stdout and f"written to {path}" in result.stdout
+
+
+def test_the_same_seed_writes_the_same_file(tuned, tmp_path):
+    path, _ = tuned
+    again = tmp_path / "qq.yaml"
+    result = mjrules("tune", QQ, "--agents", "efficiency", *SMALL, "--out", str(again))
+    assert result.returncode == 0, result.stderr
+    body = path.read_text(encoding="utf-8").split("\n", 1)[1]  # after the comment naming it
+    assert again.read_text(encoding="utf-8").split("\n", 1)[1] == body
+
+
+def test_the_file_loads_wherever_agents_are_given(tuned):
+    path, _ = tuned
+    params = yaml.safe_load(path.read_text(encoding="utf-8"))["parameters"]
+    inline = "efficiency:" + ",".join(f"{k}={v}" for k, v in params.items())
+    assert split_agents(f"simple,efficiency:{path}") == ["simple", inline]
+    assert expand_agent(f"efficiency:{path};claims=never").endswith(",claims=never")
+    simulate = mjrules("simulate", QQ, "--agents", f"efficiency:{path}", "--games", "4",
+                       "--workers", "1", "--json")  # fmt: skip
+    assert simulate.returncode == 0, simulate.stderr
+    assert json.loads(simulate.stdout)["agents"] == [inline] * 4  # the parameters, recorded
+    play = mjrules("play", QQ, "--agents", f"efficiency:{path},simple,simple,simple")
+    assert play.returncode == 0, play.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("bot: efficiency\nparameters: {claims: sometimes}\n",
+         "parameters: claims=sometimes: expected one of"),
+        ("bot: efficiency\nparameters: {defence: 0.5}\n",
+         "parameters: the efficiency bot has no parameter 'defence'"),
+        ("bot: value\nparameters: {}\n", "the parameters of the value bot, not of 'efficiency'"),
+        ("bot: efficiency\n  parameters: {}\n", "bad.yaml:2:13: not YAML or JSON: mapping "
+         "values are not allowed here"),
+        ("- just a list\n", "expected a mapping with 'bot' and 'parameters'"),
+    ],
+)  # fmt: skip
+def test_a_bad_parameter_file_is_refused_with_its_location(tmp_path, text, message):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"bad\.yaml") as caught:
+        read_params(str(path), "efficiency")
+    assert message in str(caught.value)
+    result = mjrules("simulate", QQ, "--agents", f"efficiency:{path}", "--games", "2")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert str(path) in result.stderr and message in result.stderr
+
+
+def test_missing_files_and_bad_input_exit_1_without_a_traceback(tmp_path):
+    missing = tmp_path / "none.yaml"
+    for args in [
+        ("simulate", QQ, "--agents", f"value:{missing}", "--games", "2"),
+        ("play", QQ, "--agents", f"value:{missing}"),
+        ("tactics", QQ, "--agents", f"value:{missing}", "--policy", "hazard=0,1", "--games", "2"),
+        ("tune", QQ, "--agents", "random", *SMALL),
+        ("tune", QQ, "--agents", "value:hazard=2", *SMALL),
+        ("tune", QQ, "--agents", "efficiency"),
+        ("tune", "--show", str(missing)),
+    ]:
+        result = mjrules(*args)
+        assert result.returncode == 1 and "Traceback" not in result.stderr, (args, result.stderr)
+        assert result.stderr.startswith("mjrules: error: "), result.stderr
+    said = mjrules("tune", QQ, "--agents", "random", *SMALL).stderr
+    assert "the random bot has no parameters to tune" in said
+    assert "cannot read the parameter file" in mjrules(
+        "simulate", QQ, "--agents", f"value:{missing}", "--games", "2").stderr  # fmt: skip
+
+
+def test_parameter_files_side_by_side(tuned, tmp_path):
+    path, _ = tuned
+    other = tmp_path / "blog5.yaml"
+    other.write_text(
+        "bot: defensive\nruleset: sichuan/blog5\nchanged: {}\nparameters:\n"
+        "  defence: 0.25\n  claims: never\ngain: 0.5\nci95: [0.1, 0.9]\nfield: defensive\n"
+        "budget: 20\nwalls: 200\n",
+        encoding="utf-8",
+    )
+    result = mjrules("tune", "--show", str(path), str(other))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == [QQ, BLOG5]
+    rows = {line.split()[0]: line.split()[1:] for line in lines[1:]}
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert rows["bot"] == ["efficiency", "defensive"]
+    assert rows["claims"] == [data["parameters"]["claims"], "never"]
+    assert rows["defence"] == ["—", "0.25"]
+    assert rows["kong_option"] == [str(data["parameters"]["kong_option"]), "—"]
+    assert rows["against"] == ["efficiency", "defensive"]
+    assert "+0.500 [+0.100, +0.900]" in result.stdout
+    shown = json.loads(mjrules("tune", "--show", str(path), str(other), "--json").stdout)
+    assert [d["bot"] for d in shown] == ["efficiency", "defensive"]
+
+
+def test_without_optuna_tune_says_how_to_install_it(monkeypatch):
+    from interpreter.compare import Setting
+    from interpreter.tune import TuneUnavailable, tune
+
+    monkeypatch.setitem(sys.modules, "optuna", None)  # import optuna fails
+    with pytest.raises(TuneUnavailable, match=r"pip install 'mjrules\[tune\]'"):
+        tune(Setting(QQ), "efficiency", 3, 4, 1, 4)
+
+
+def test_an_item_without_a_value_is_read_as_a_parameter_file():
+    with pytest.raises(ValueError, match="hazard: cannot read the parameter file"):
+        expand_agent("value:hazard")
+    assert expand_agent("value:hazard=0.5") == "value:hazard=0.5"
+    assert expand_agent("simple") == "simple"
+
+
+def test_numbers_round_trip_through_a_file(tmp_path):
+    """Numbers are written as agent names read them (no exponent), and come back equal."""
+    from interpreter.agents import make_agent, param_text
+
+    assert [param_text(x) for x in (0.1 + 0.2, 1e-7, 3.0, 2, "never")] == [
+        "0.3", "0", "3", "2", "never"]  # fmt: skip
+    path = tmp_path / "v.json"
+    path.write_text('{"bot": "value", "parameters": {"value_threshold": 12.3456, '
+                    '"self_draw_share": 0.05, "hazard": 0.0001}}', encoding="utf-8")  # fmt: skip
+    agent = make_agent(f"value:{path}")
+    assert (agent.value_threshold, agent.hazard) == (12.3456, 0.0001)
+    assert make_agent(f"value:{path},hazard=0.5").hazard == 0.5  # an override after the file
