@@ -22,7 +22,7 @@ from typing import NamedTuple, TypeVar
 
 from handcore import shapes
 from handcore.shapes import Keys, SevenPairsForm
-from handcore.suit_tables import COPIES, MAX_MELDS, POW, RANKS
+from handcore.suit_tables import COPIES, MAX_MELDS, POW, RANKS, ranks_of
 from handcore.tiles import Tile
 
 _DISTANCE_ID = shapes._DISTANCE_ID
@@ -166,7 +166,7 @@ def _seven_pairs_mask(key: int, form: SevenPairsForm, new_kind_helps: bool, copi
     found = _seven_memo.get(memo_key)
     if found is None:
         mask = 0
-        for rank, held in enumerate(_digits(key)):
+        for rank, held in enumerate(_digits(key)[: ranks_of(key)]):
             if _draw_helps_seven_pairs(held, form, new_kind_helps, copies):
                 mask |= 1 << rank
         found = _remember(_seven_memo, memo_key, mask)
@@ -218,8 +218,13 @@ def accepted_tiles(
     melds: int = 0,
     form: SevenPairsForm | None = "quads",
     copies: int = COPIES,
+    playable: int = -1,
 ) -> tuple[int, list[int]]:
-    """Shanten of a hand about to draw (3n+1 tiles), and per suit the ranks that would lower it."""
+    """Shanten of a hand about to draw (3n+1 tiles), and per suit the ranks that would lower it
+    (only tiles in ``playable``, bits by tile id as ``TileSet.playable()`` gives them)."""
+    if playable != -1:
+        shanten, masks = accepted_tiles(keys, melds, form, copies)
+        return shanten, [mask & playable >> suit * RANKS for suit, mask in enumerate(masks)]
     slot = 2 * (MAX_MELDS - melds) + 1
     rests = _layout(tuple(_DISTANCE_ID[key] for key in keys))[0]
     distance = 0
@@ -302,11 +307,13 @@ def discard_table(
     visible: Sequence[int] | None = None,
     form: SevenPairsForm | None = "quads",
     copies: int = COPIES,
+    playable: int = -1,
 ) -> list[DiscardOption]:
     """Every distinct discard of a hand that must discard (3n+2 tiles), best first.
 
     Best means lowest shanten, then most live accepted tiles, then most kinds accepted.
     ``visible`` counts tiles seen outside the hand (discards, others' melds), by tile.
+    Only tiles in ``playable`` (bits by tile id, ``TileSet.playable()``) are accepted.
     """
     slot = 2 * (MAX_MELDS - melds) + 1
     rests, others_of = _layout(tuple(_DISTANCE_ID[key] for key in keys))
@@ -362,6 +369,7 @@ def discard_table(
                     shanten = seven
                 if full:
                     mask &= ~full | 1 << tile
+                mask &= playable
                 live_total = (live_copies & mask * repeater).bit_count()
                 ranked.append((shanten, -live_total, -mask.bit_count(), tile, mask))
     ranked.sort()

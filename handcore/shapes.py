@@ -15,8 +15,17 @@ from collections.abc import Sequence
 from itertools import product
 from typing import Literal, NamedTuple
 
-from handcore.suit_tables import MAX_MELDS, POW, RANKS, suit_splits, suit_tables, untally
-from handcore.tiles import Tile
+from handcore.suit_tables import (
+    HONOUR,
+    MAX_MELDS,
+    POW,
+    RANKS,
+    ranks_of,
+    suit_splits,
+    suit_tables,
+    untally,
+)
+from handcore.tiles import Tile, TileSet
 
 Keys = tuple[int, ...]
 SevenPairsForm = Literal["quads", "distinct"]
@@ -55,11 +64,18 @@ class SevenPairs(NamedTuple):
     quads_as_pairs: int
 
 
-def keys_of(counts: Sequence[int]) -> Keys:
-    """Per-suit keys of a count vector indexed by tile (nine ranks per suit)."""
+def keys_of(counts: Sequence[int], tileset: TileSet | None = None) -> Keys:
+    """Per-suit keys of a count vector indexed by tile (nine ranks per suit).
+
+    With a ``tileset`` that has honours, the honour block gets an honour key and the
+    flowers (never held) none; without one every block of nine is a suit.
+    """
     keys = []
-    for start in range(0, len(counts), RANKS):
-        key = 0
+    blocks = len(counts) // RANKS if tileset is None else tileset.hand_blocks
+    honours = None if tileset is None else tileset.honour_block
+    for block in range(blocks):
+        start = block * RANKS
+        key = HONOUR if block == honours else 0
         for rank in range(RANKS):
             key += counts[start + rank] * POW[rank]
         keys.append(key)
@@ -205,14 +221,19 @@ def is_winning(keys: Keys, form: SevenPairsForm | None = "quads") -> bool:
     return is_complete(keys) or (form is not None and seven_pairs(keys, form) is not None)
 
 
-def waits(keys: Keys, form: SevenPairsForm | None = "quads", copies: int = 4) -> list[Tile]:
-    """Tiles that would complete the hand; a tile the hand holds all copies of is no wait."""
+def waits(
+    keys: Keys, form: SevenPairsForm | None = "quads", copies: int = 4, playable: int = -1
+) -> list[Tile]:
+    """Tiles that would complete the hand; a tile the hand holds all copies of is no wait,
+    nor one out of ``playable`` (bits by tile id, ``TileSet.playable()``: all by default)."""
     result = []
     for suit, key in enumerate(keys):
-        for rank in range(RANKS):
+        for rank in range(ranks_of(key)):
             if (key // POW[rank]) % 5 >= copies:
                 continue
             tile = suit * RANKS + rank
+            if not playable >> tile & 1:
+                continue
             if is_winning(add_tile(keys, tile), form):
                 result.append(tile)
     return result
@@ -229,6 +250,8 @@ def count_complete_hands(
     # by_size[n][p]: suit keys of n tiles that are complete, holding p pairs (0 or 1)
     by_size = [[0, 0] for _ in range(size + 1)]
     for key, tally in enumerate(_TALLY):
+        if key >= HONOUR:  # suits only
+            break
         n, pairs, distinct, _ = untally(tally)
         if n > size:
             continue
