@@ -175,7 +175,7 @@ ERRORS = [
         28,
         1,
     ),
-    ("any(tiles as t, t.rnak == 2)", "tile has no attribute 'rnak'", "one of rank, suit", 18, 4),
+    ("any(tiles as t, t.rnak == 2)", "tile has no attribute 'rnak'", "one of honour, rank, suit", 18, 4),
     ("any(tiles as t, t)", "argument test of any is tile", "bool", 16, 1),
     ("any(tiles as t, true) and t == 5m", "unknown name 't'", "a name of section hands", 26, 1),
     ("any(melds as m, m + 1 == 5m)", "the left side of + is meld", None, 16, 1),
