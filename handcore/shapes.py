@@ -25,7 +25,7 @@ from handcore.suit_tables import (
     suit_tables,
     untally,
 )
-from handcore.tiles import Tile, TileSet
+from handcore.tiles import EVERY, Tile, TileSet
 
 Keys = tuple[int, ...]
 SevenPairsForm = Literal["quads", "distinct"]
@@ -64,16 +64,15 @@ class SevenPairs(NamedTuple):
     quads_as_pairs: int
 
 
-def keys_of(counts: Sequence[int], tileset: TileSet | None = None) -> Keys:
-    """Per-suit keys of a count vector indexed by tile (nine ranks per suit).
+def keys_of(counts: Sequence[int], tileset: TileSet = EVERY) -> Keys:
+    """Per-suit keys of a count vector indexed by tile (nine ranks per block).
 
-    With a ``tileset`` that has honours, the honour block gets an honour key and the
-    flowers (never held) none; without one every block of nine is a suit.
+    The honour block (by default the fourth, after 万 筒 条, as every ruleset lays tiles
+    out) gets an honour key; flowers, never held, get none.
     """
     keys = []
-    blocks = len(counts) // RANKS if tileset is None else tileset.hand_blocks
-    honours = None if tileset is None else tileset.honour_block
-    for block in range(blocks):
+    honours = tileset.honour_block
+    for block in range(min(len(counts) // RANKS, tileset.hand_blocks)):
         start = block * RANKS
         key = HONOUR if block == honours else 0
         for rank in range(RANKS):

@@ -86,9 +86,9 @@ class TileSet:
     """Which tiles exist: suits of ranks 1 to ``ranks``, ``copies`` of each tile, the honours
     and flowers in play by number, and suits laid out but left out of play (缺万子).
 
-    Tile ids are laid out in blocks of nine: the suits, then the honours (if any), then the
-    flowers (if any).  A suit left out keeps its block, so that a tile's id (and ``1m.suit``)
-    does not depend on which suits are played.
+    Tile ids are laid out in blocks of nine: the suits, then the honours, then the flowers.
+    A block is there when it or a later one has tiles in play, and a suit left out keeps its
+    block, so that a tile's id (and ``1m.suit``) does not depend on which of them are played.
     """
 
     suits: tuple[Suit, ...] = (MAN, PIN, SOU)
@@ -153,11 +153,9 @@ class TileSet:
     @property
     def blocks(self) -> tuple[Suit, ...]:
         """The blocks of nine tile ids, in order: the suits, the honours, the flowers."""
-        return (
-            *self.suits,
-            *((HONOURS,) if self.honours else ()),
-            *((FLOWERS,) if self.flowers else ()),
-        )
+        if self.flowers:
+            return (*self.suits, HONOURS, FLOWERS)
+        return (*self.suits, HONOURS) if self.honours else self.suits
 
     @property
     def honour_block(self) -> int | None:
@@ -166,7 +164,7 @@ class TileSet:
 
     @property
     def flower_block(self) -> int | None:
-        return len(self.suits) + bool(self.honours) if self.flowers else None
+        return len(self.suits) + 1 if self.flowers else None
 
     @property
     def hand_blocks(self) -> int:
@@ -355,3 +353,5 @@ STANDARD = TileSet()
 """The 108-tile set: 万 筒 条, ranks 1 to 9, four copies each."""
 WITH_HONOURS = TileSet(honours=tuple(range(1, HONOURS.size + 1)))
 """The 136-tile set: the 108 suited tiles and four of each of the seven honours."""
+EVERY = TileSet(honours=WITH_HONOURS.honours, flowers=tuple(range(1, FLOWERS.size + 1)))
+"""Every tile a ruleset's set may hold, with the same ids: names any tile of any game."""

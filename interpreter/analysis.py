@@ -171,7 +171,8 @@ def analyse_hand(
                 f"{tileset.name(tile)} is held {held} time(s) and visible {shown} time(s): "
                 f"only {tileset.copies} copies exist"
             )
-    keys = shapes.keys_of(counts)
+    keys = shapes.keys_of(counts, tileset)
+    playable = tileset.playable()
     seven = shapes.shanten_seven_pairs(keys, form, melds) if form is not None else None
     standard = shapes.shanten_standard(keys, melds)
     best = standard if seven is None else min(standard, seven)
@@ -184,9 +185,9 @@ def analyse_hand(
     table: tuple[Discard, ...] = ()
     if len(tiles) == drawing:
         waits = tuple(
-            Acceptance(t, live(t)) for t in shapes.waits(keys, form, copies=tileset.copies)
+            Acceptance(t, live(t)) for t in shapes.waits(keys, form, tileset.copies, playable)
         )
-        _, masks = discards.accepted_tiles(keys, melds, form, tileset.copies)
+        _, masks = discards.accepted_tiles(keys, melds, form, tileset.copies, playable)
         accepted = tuple(
             Acceptance(suit * 9 + rank, live(suit * 9 + rank))
             for suit, mask in enumerate(masks)
@@ -201,7 +202,7 @@ def analyse_hand(
                 tuple(Acceptance(t, n) for t, n in zip(option.accepted, option.live, strict=True)),
                 option.live_total,
             )
-            for option in discards.discard_table(keys, melds, seen, form, tileset.copies)
+            for option in discards.discard_table(keys, melds, seen, form, tileset.copies, playable)
         )
     return HandAnalysis(
         tileset=tileset,

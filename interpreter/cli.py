@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from handcore.tiles import STANDARD, TileError
+from handcore.tiles import STANDARD, WITH_HONOURS, TileError
 from interpreter.check_cli import COMMANDS as CHECK_COMMANDS
 from interpreter.ruleset_cli import COMMANDS, ruleset_options
 
@@ -75,21 +75,29 @@ def hand(tiles: str, melds: int, visible: str, seven_pairs: str, as_json: bool) 
 
     TILES are the concealed tiles: 13 (or 14, to choose a discard) less three per exposed
     meld, written as 123m 456p 789s, with Chinese suits (123万 456筒 789条) or as Unicode
-    tile characters.
+    tile characters.  Honours (1z-7z or 东南西北中发白) put the 136-tile set in play;
+    without them the tiles are the 108 suited ones.
 
     \b
     Examples:
       mjrules hand "123m 456m 789m 234p 5p"
+      mjrules hand "123m 456p 789s 东东 中中"
       mjrules hand "1122m 3345p 67789s 9s" --visible "9s 9s"
       mjrules hand "123万 55筒 789条" --melds 2 --json
     """
     from interpreter.analysis import HandError, analyse_hand
 
     try:
-        concealed = STANDARD.parse(tiles)
-        seen = STANDARD.parse(visible) if visible.strip() else []
+        concealed = WITH_HONOURS.parse(tiles)
+        seen = WITH_HONOURS.parse(visible) if visible.strip() else []
+        # Honours held or seen are in play; else the tiles are the 108 suited ones.
+        honours = any(map(WITH_HONOURS.is_honour, (*concealed, *seen)))
         report = analyse_hand(
-            concealed, melds, seen, None if seven_pairs == "none" else seven_pairs
+            concealed,
+            melds,
+            seen,
+            None if seven_pairs == "none" else seven_pairs,
+            WITH_HONOURS if honours else STANDARD,
         )
     except TileError as error:
         fail(f"{error}\n{error.pointer()}")

@@ -34,7 +34,8 @@ from typing import Any, NamedTuple
 from dsl import syntax
 from dsl.situation import HandMeld
 from handcore import shapes
-from handcore.tiles import RANKS, STANDARD, Tile
+from handcore.suit_tables import HONOUR
+from handcore.tiles import EVERY, RANKS, Tile
 
 Need = Callable[["Probe"], bool]
 FLAGS = (
@@ -43,8 +44,9 @@ FLAGS = (
 NO_FLAGS = (False,) * len(FLAGS)
 _TILE_COLLECTIONS = {"tiles": "every", "distinct_tiles": "every", "concealed": "concealed"}
 _SUIT_MASK = (1 << RANKS) - 1
-_SUITS = range(len(STANDARD.suits))
-_ALL_TILES = (1 << (len(STANDARD.suits) * RANKS)) - 1
+_SUITS = range(EVERY.hand_blocks)
+"""The blocks a hand holds: 万 筒 条 and the honours (a "suit" of its own, as ``tile.suit``)."""
+_ALL_TILES = (1 << (EVERY.hand_blocks * RANKS)) - 1
 
 
 class Probe(NamedTuple):
@@ -81,7 +83,7 @@ _MELD_FACTS: dict[tuple[HandMeld, ...], tuple[tuple[int, int, int, int], int]] =
 # times as four bit masks (_FIELD bits apart), then the number of tiles.  They are the sum
 # of each suit's facts, and a suit's are the sum of those of its low ranks and of its high
 # ranks: read from small tables, one pair per suit.
-_FIELD = 32
+_FIELD = 64
 _SPLIT = 5
 _LOW = 5**_SPLIT
 
@@ -101,11 +103,17 @@ def _table(first_tile: int, ranks: int) -> list[int]:
 
 
 _FACTS = [
-    (_table(suit * RANKS, _SPLIT), _table(suit * RANKS + _SPLIT, RANKS - _SPLIT)) for suit in _SUITS
+    (
+        _table(suit * RANKS, _SPLIT),
+        # an honour key's marker (HONOUR) reads as HONOUR // _LOW past its high ranks' codes
+        [0] * (HONOUR // _LOW) * (suit == EVERY.honour_block)
+        + _table(suit * RANKS + _SPLIT, RANKS - _SPLIT),
+    )
+    for suit in _SUITS
 ]
 
 
-_UNPACK = struct.Struct("<5I").unpack
+_UNPACK = struct.Struct("<5Q").unpack
 """The five fields of packed facts, from their bytes: cheaper than five shifts and masks."""
 
 
@@ -357,7 +365,7 @@ def _allowed(test: syntax.Node) -> tuple[int, ...] | None:
     try:
         for held in range(1, 5):
             mask = 0
-            for t in range(len(STANDARD.suits) * RANKS):
+            for t in range(EVERY.hand_blocks * RANKS):
                 if _element(test, t, held) is True:
                     mask |= 1 << t
             allowed.append(mask)
@@ -424,7 +432,7 @@ def _held(call: syntax.Call, op: str, k: int) -> Form:
         return None
     if least > len(_LEVELS):
         return []
-    tile = STANDARD.parse(str(args[0].value))[0]
+    tile = EVERY.parse(str(args[0].value))[0]
     return _atom(("some_of", Probe._fields.index(_LEVELS[least - 1]), 1 << tile))
 
 
@@ -551,7 +559,7 @@ def _element(node: syntax.Node, t: Tile, held: int) -> Any:
     hand holds (``held``); _Unknown otherwise."""
     if isinstance(node, syntax.Literal):
         if node.kind == "tile":
-            return STANDARD.parse(str(node.value))[0]
+            return EVERY.parse(str(node.value))[0]
         if node.kind in ("int", "true", "false", "text"):
             return node.value
         raise _Unknown

@@ -21,7 +21,7 @@ from dsl.problems import Location
 from dsl.ruleset import Ruleset
 from dsl.situation import NOBODY, HandMeld, Situation
 from handcore import shapes
-from handcore.tiles import RANKS, STANDARD, Tile, TileSet
+from handcore.tiles import EVERY, RANKS, Tile, TileSet
 from interpreter import prefilter
 from interpreter.context import build_situation
 from interpreter.hand_record import HandRecord, Kong, Unfinished, Win, meld_text
@@ -82,7 +82,7 @@ class Settlement:
             net[p.payee] += p.amount
         return net
 
-    def to_json(self, tileset: TileSet = STANDARD) -> dict[str, Any]:
+    def to_json(self, tileset: TileSet = EVERY) -> dict[str, Any]:
         return {
             "wins": [
                 {
@@ -109,7 +109,7 @@ class Settlement:
 
 def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
     """Settle every win of the scenario, then the payment rules of its moments."""
-    tileset = STANDARD
+    tileset = ruleset.tileset
     options = ruleset.option_values
     winners = frozenset(w.seat for w in scenario.wins)
     hits, bird_tiles = _bird_hits(ruleset, scenario, options)
@@ -344,7 +344,7 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
                     )
                     found_with.setdefault(hand_id, []).append(situation)
     if not any(h in (ruleset.get("hands") or {}) for h in found):
-        tiles = ", ".join(STANDARD.name(t) for t in win.win_tiles)
+        tiles = ", ".join(EVERY.name(t) for t in win.win_tiles)
         raise SettlementError(
             f"{win.location}: the hand of seat {win.seat} does not win under "
             f"{ruleset.id} (no hand type applies with {tiles})"
@@ -624,7 +624,9 @@ class _Hands:
         if seat not in self.waits:
             hand = self.hand(seat)
             found: list[Tile] = []
-            for tile in shapes.waits(shapes.keys_of(STANDARD.counts(hand.concealed)), "quads"):
+            ts = self.ruleset.tileset
+            keys = shapes.keys_of(ts.counts(hand.concealed), ts)
+            for tile in shapes.waits(keys, "quads", ts.copies, ts.playable()):
                 try:
                     self.win(hand, tile, None)
                 except SettlementError:
@@ -642,7 +644,7 @@ class _Hands:
         win = Win(hand.seat, hand.concealed, hand.melds, (tile,), payer, frozenset(), _NOWHERE)
         situation = _situation(
             self.scenario, win, tile, frozenset({hand.seat}), self.ruleset.option_values, {},
-            STANDARD,
+            self.ruleset.tileset,
         )  # fmt: skip
         result = hand_types(self.ruleset, [situation], win)
         _check_allowed(self.ruleset, situation, result, win)

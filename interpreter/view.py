@@ -16,7 +16,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from handcore.tiles import STANDARD
+from handcore.tiles import EVERY, STANDARD
 from interpreter.engine.actions import Action
 from interpreter.engine.events import read_log
 from interpreter.engine.game import Game
@@ -81,15 +81,16 @@ def _step(
     for q, p in enumerate(game.players):
         hidden = seat is not None and q != seat and not over
         seats.append({
-            "hand": [] if hidden else [STANDARD.name(t) for t in p.hand()],
+            "hand": [] if hidden else [EVERY.name(t) for t in p.hand()],
             "hidden": sum(p.counts) if hidden else 0,
             "melds": [
-                {"kind": m.kind, "tiles": [STANDARD.name(t) for t in m.tiles],
+                {"kind": m.kind, "tiles": [EVERY.name(t) for t in m.tiles],
                  "down": m.concealed and hidden and not game.rules.concealed_shown}
                 for m in p.melds
             ],
-            "river": [STANDARD.name(t) for t in p.discards],
-            "won": [STANDARD.name(t) for t in p.won],
+            "river": [EVERY.name(t) for t in p.discards],
+            "won": [EVERY.name(t) for t in p.won],
+            "flowers": [EVERY.name(t) for t in p.flowers],
             "out": not p.in_game,
             "void": None if p.void is None else STANDARD.suits[p.void].names[0],
             "score": totals[q] + game.deltas[q],

@@ -16,7 +16,7 @@ HONOUR_TILES = [t for t in TILES.in_play if TILES.is_honour(t)]
 
 
 def keys(counts):
-    return shapes.keys_of(counts, TILES)
+    return shapes.keys_of(counts)  # the honours after the three suits, as in every ruleset
 
 
 def honour_heavy(low, high):

@@ -122,6 +122,7 @@ def test_honours_and_flowers_read_in_every_form():
 
 def test_honour_and_flower_sets_count_their_tiles():
     assert FULL.kinds == 45 and FULL.total == 108 + 28 + 8
+    assert TileSet(flowers=(1,)).parse("春") == FULL.parse("1f")  # the same ids without honours
     assert TileSet(honours=tuple(range(1, 8))).total == 136
     red = TileSet(honours=(5,))
     assert red.total == 112 and red.parse("中") == [31]

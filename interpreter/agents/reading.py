@@ -29,7 +29,6 @@ from interpreter.engine.rules import _NOWHERE, Rules
 from interpreter.hand_record import HandRecord, Kong, Win
 from interpreter.settle import SettlementError, settle
 
-KINDS = STANDARD.kinds
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
 
 
@@ -52,8 +51,10 @@ class View:
     @classmethod
     def of(cls, obs: dict[str, Any]) -> View:
         seat = obs["seat"]
-        counts = STANDARD.counts(obs["hand"])
-        visible = [0] * KINDS
+        ruleset = obs.get("ruleset")
+        tileset = STANDARD if ruleset is None else ruleset.tileset
+        counts = tileset.counts(obs["hand"])
+        visible = [0] * tileset.kinds
         for tiles in obs["discards"]:
             for t in tiles:
                 visible[t] += 1
@@ -71,7 +72,7 @@ class View:
         return cls(
             seat,
             counts,
-            shapes.keys_of(counts),
+            shapes.keys_of(counts, tileset),
             melds,
             visible,
             obs["wall"],
@@ -86,7 +87,7 @@ class View:
         return max(copies - self.counts[tile] - self.visible[tile], 0)
 
     def unseen_total(self) -> int:
-        return max(sum(self.unseen(t) for t in range(KINDS)), 1)
+        return max(sum(self.unseen(t) for t in range(len(self.counts))), 1)
 
     def draws_left(self) -> float:
         """Draws this seat may still expect: its share of the wall."""
@@ -120,7 +121,7 @@ class RuleFacts:
         suits = self.suits[:2]
         accepted = tried = 0
         while tried < samples:
-            counts = [0] * KINDS
+            counts = [0] * self.rules.tileset.kinds
             for _ in range(4):
                 low = rng.choice(suits) * RANKS + rng.randrange(RANKS - 2)
                 if rng.random() < 0.6:
@@ -146,7 +147,8 @@ class RuleFacts:
 
     def _wins(self, tiles: list[Tile], self_draws: tuple[bool, ...]) -> bool:
         """Whether the concealed ``tiles`` (the winning tile last) win by one of ``self_draws``."""
-        keys = shapes.keys_of(STANDARD.counts(tiles))
+        ts = self.rules.tileset
+        keys = shapes.keys_of(ts.counts(tiles), ts)
         for self_draw in self_draws:
             situation = build_situation(
                 keys=keys,

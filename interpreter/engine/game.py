@@ -42,7 +42,8 @@ from random import Random
 from typing import Any
 
 from dsl.ruleset import Ruleset
-from handcore.tiles import STANDARD, Tile
+from handcore.shapes import keys_of
+from handcore.tiles import Tile
 from interpreter.engine.actions import Action
 from interpreter.engine.choices import CHOICE, start_choices
 from interpreter.engine.claims import CLAIM
@@ -115,6 +116,8 @@ class Game:
         if not 0 <= dealer < r.players:
             raise ValueError(f"dealer {dealer} is not a seat 0..{r.players - 1}")
         n = r.players
+        ts = r.tileset
+        kinds = ts.kinds
         rng = Random(seed)
         several = frozenset({dealer, *dealers})
         start = start_event(ruleset, r.option_settings, seed, hand, dealer, n, several)
@@ -126,7 +129,7 @@ class Game:
             built = Wall(wall, r.reserved)
         self.state = t = Table(
             ruleset=ruleset, rules=r, seed=seed, rng=rng, dealer=dealer, n=n, wall=built,
-            players=[Player([0] * STANDARD.kinds, (0,) * len(STANDARD.suits)) for _ in range(n)],
+            players=[Player([0] * kinds, keys_of([0] * kinds, ts)) for _ in range(n)],
             events=[start], current=dealer, deltas=[0] * n, next_dealer=dealer,
             facts=table_facts(ruleset, dealer if first_dealer is None else first_dealer),
             dealers=several, next_dealers=frozenset({dealer}),
