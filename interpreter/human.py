@@ -194,6 +194,8 @@ def told(start: dict[str, Any], event: dict[str, Any], seat: int | None, unicode
     kind = event["type"]
     if seat is not None and kind in _PRIVATE and event.get("seat") != seat:
         return f"{seat_name(event['seat'], (start['dealer'],))} draws"
+    if seat is not None and kind == "flower" and event["seat"] != seat:
+        event = {**event, "replacement": None}  # the flower is shown, its replacement is not
     if seat is not None and kind == "deal":
         hands = [h if i == seat else "" for i, h in enumerate(event["hands"])]
         event = {**event, "hands": hands}

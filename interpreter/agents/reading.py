@@ -22,7 +22,7 @@ from dsl.situation import HandMeld
 from handcore import shapes
 from handcore.discards import DiscardOption
 from handcore.shapes import Keys, SevenPairsForm
-from handcore.tiles import RANKS, STANDARD, Tile
+from handcore.tiles import RANKS, STANDARD, Tile, TileSet
 from interpreter.context import build_situation
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import _NOWHERE, Rules
@@ -30,6 +30,12 @@ from interpreter.hand_record import HandRecord, Kong, Win
 from interpreter.settle import SettlementError, settle
 
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
+
+
+def tileset_of(obs: Mapping[str, Any]) -> TileSet:
+    """The tiles in play, as the observed ruleset declares them (the 108 without one)."""
+    ruleset = obs.get("ruleset")
+    return STANDARD if ruleset is None else ruleset.tileset
 
 
 @dataclass
@@ -51,8 +57,7 @@ class View:
     @classmethod
     def of(cls, obs: dict[str, Any]) -> View:
         seat = obs["seat"]
-        ruleset = obs.get("ruleset")
-        tileset = STANDARD if ruleset is None else ruleset.tileset
+        tileset = tileset_of(obs)
         counts = tileset.counts(obs["hand"])
         visible = [0] * tileset.kinds
         for tiles in obs["discards"]:

@@ -234,6 +234,7 @@ class Game:
                 found.update(m.tiles)
             found.update(p.discards)
             found.update(p.won)
+            found.update(p.flowers)
         found.update(t.kong_tiles)
         found.update(t.birds_taken)
         return found

@@ -173,8 +173,8 @@ def narrate(
             drawn = " ".join(tiles(t) for t in event["tiles"])
             lines.append(f"{name} draws {drawn} by {event['method']}{dice}")
         elif kind == "flower":
-            drawn = event["replacement"]
-            then = f", draws {tiles(drawn)} from the tail" if drawn else " (no tile left to draw)"
+            drawn = event["replacement"]  # None: none left, or hidden from the reader
+            then = f", draws {tiles(drawn)} from the tail" if drawn else ""
             lines.append(f"{name} sets aside the flower {tiles(event['tile'])}{then}")
         elif kind == "win":
             lines.extend(_win_lines(event, tiles, dealers))

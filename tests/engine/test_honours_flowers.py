@@ -1,0 +1,122 @@
+"""A tile set with honours and flowers, declared in a ruleset: the wall, the deal, claims,
+wins, the flower mechanic (补花) and the logs all take it from the ruleset."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from dsl.ruleset import check_ruleset, load
+from handcore.tiles import EVERY
+from interpreter.engine import replay
+from interpreter.engine.log_schema import event_problem
+from interpreter.engine.narrate import narrate
+from interpreter.engine.rules import Rules
+from interpreter.hand_record import HandRecord, Win
+from interpreter.settle import settle
+from tests.engine.helpers import rigged, tiles
+from tests.engine.test_invariants import checked_game
+
+HONOURS = Path(__file__).parents[1] / "data" / "rulesets" / "honours.yaml"
+
+
+@pytest.fixture(scope="module")
+def ruleset():
+    return load(str(HONOURS))
+
+
+def test_the_wall_holds_the_declared_set(ruleset):
+    rules = Rules(ruleset)
+    wall = Counter(rules.all_tiles)
+    assert len(rules.all_tiles) == 144
+    assert {EVERY.name(t): n for t, n in wall.items() if t >= 27} == {
+        **{f"{n}z": 4 for n in range(1, 8)},
+        **{f"{n}f": 1 for n in range(1, 9)},
+    }
+    # no chow takes an honour or a flower
+    assert all(not rules.chows[t] for t in range(27, ruleset.tileset.kinds))
+
+
+@pytest.mark.parametrize("agent", ["random", "simple", "efficiency"])
+def test_games_keep_every_tile_and_replay(ruleset, agent):
+    flowers = honour_melds = 0
+    for seed in range(6):
+        game = checked_game(ruleset, seed, agent)
+        assert replay(game.events, ruleset).hands == 1
+        assert all(event_problem(e) == "" for e in game.events)
+        narrate(game.events)
+        for p in game.players:
+            assert all(t >= 36 for t in p.flowers) and not any(p.counts[36:])
+            honour_melds += sum(m.tile >= 27 for m in p.melds)
+            assert all(m.kind != "chow" or m.tile < 27 for m in p.melds)
+        flowers += sum(len(p.flowers) for p in game.players)
+        for e in game.events:
+            if e["type"] == "claim" and e["kind"] == "chow":
+                assert e["tile"][-1] in "mps"
+    assert flowers > 0  # the random walls do deal and draw flowers
+    if agent == "efficiency":  # a bot that claims pungs makes some of honours
+        assert honour_melds > 0
+
+
+def test_a_flower_drawn_is_set_aside_and_replaced_from_the_tail(ruleset):
+    game = rigged(ruleset, {0: "123m 456p 789s 1122z 5z"}, draws="3f", tail="77m")
+    game.apply(game.legal_actions(0)[0], 0)  # the dealer discards; seat 1 draws the flower
+    while game.to_move() != 1 or game.phase != "turn":
+        seat = game.to_move()
+        game.apply(next(a for a in game.legal_actions(seat) if a.kind == "pass"), seat)
+    draw, flower = [e for e in game.events if e["type"] in ("draw", "flower")][-2:]
+    assert draw == {"type": "draw", "seat": 1, "tile": "3f", "source": "front", "last_tile": False}
+    assert flower == {"type": "flower", "seat": 1, "tile": "3f", "replacement": "7m"}
+    observed = game.observation(1)
+    assert EVERY.name(observed["drawn"]) == "7m"
+    assert observed["flowers"][1] == tuple(tiles("3f"))
+    assert "sets aside the flower 3f, draws 7m from the tail" in narrate(game.events)
+
+
+def test_dealt_flowers_are_replaced_from_the_dealer_on(ruleset):
+    dealt = {0: "1f 123m 456p 789s 123z", 2: "2f 5f 12m 34p 56s 77z 5z"}
+    game = rigged(ruleset, dealt, tail="9999m")
+    flowers = [
+        (e["seat"], e["tile"], e["replacement"]) for e in game.events if e["type"] == "flower"
+    ]
+    assert flowers == [(0, "1f", "9m"), (2, "2f", "9m"), (2, "5f", "9m")]
+    deal = next(e for e in game.events if e["type"] == "deal")
+    assert "f" not in " ".join(deal["hands"])
+    assert sum(game.players[0].counts) == 14 and sum(game.players[2].counts) == 13
+
+
+def test_an_honour_pung_wins_and_settles(ruleset):
+    # 小胡 with a pung of 中 and a 2/5/8 pair of 2m: honours make pungs
+    win = Win(1, tuple(tiles("123m 456p 789s 555z 2m")), (), tuple(tiles("2m")), 0,
+              frozenset(), ())  # fmt: skip
+    settlement = settle(ruleset, HandRecord(4, 0, frozenset(range(4)), wins=(win,)))
+    assert [h.id for h in settlement.wins[0].hands] == ["pinghu"]
+    assert settlement.deltas[1] > 0
+
+
+@pytest.mark.parametrize(
+    ("tiles_yaml", "message"),
+    [
+        ("honours: [东, 9z]", "'9z' is not one of the allowed values"),
+        ("flowers: [春, 菊花]", "'菊花' is not one of the allowed values"),
+        ("suits: []\n  honours: true", "no tile set"),
+    ],
+)
+def test_a_bad_tile_set_is_an_error_with_its_place(tmp_path, tiles_yaml, message):
+    path = tmp_path / "bad.yaml"
+    path.write_text(f"format: 2\nextends: changsha/basic\ntiles:\n  {tiles_yaml}\n", "utf-8")
+    problems = [p for p in check_ruleset(str(path)).problems if p.is_error]
+    assert problems and message in problems[0].message
+    assert problems[0].location.line >= 3
+
+
+def test_another_seat_sees_the_flower_but_not_its_replacement(ruleset):
+    from interpreter.human import told
+
+    game = rigged(ruleset, {0: "1f 123m 456p 789s 123z"}, tail="9999m")
+    start = game.events[0]
+    flower = next(e for e in game.events if e["type"] == "flower")
+    assert told(start, flower, 0, False).endswith("sets aside the flower 1f, draws 9m from the tail")
+    assert told(start, flower, 1, False).endswith("sets aside the flower 1f")
