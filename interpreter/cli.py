@@ -147,6 +147,7 @@ def advise(
     from interpreter.advise import advise as advise_hand
 
     rules = _load_ruleset(ruleset, settings, preset)
+    tileset = rules.tileset
     try:
         me, deals = parse_seat(seat), parse_seat(dealer)
         discards = {}
@@ -155,14 +156,14 @@ def advise(
             if not sep:
                 fail(f"--river {item!r}: expected SEAT:TILES")
             discards[parse_seat(who)] = (
-                STANDARD.parse(text, check_copies=False) if text.strip() else []
+                tileset.parse(text, check_copies=False) if text.strip() else []
             )
         suits = [s.letter for s in STANDARD.suits]
         if void is not None and void not in suits:
             fail(f"--void {void!r}: expected one of {', '.join(suits)}")
         obs = observation(
-            rules, STANDARD.parse(tiles), parse_melds(melds),
-            STANDARD.parse(visible, check_copies=False) if visible.strip() else [], me, deals,
+            rules, tileset.parse(tiles), parse_melds(melds, tileset),
+            tileset.parse(visible, check_copies=False) if visible.strip() else [], me, deals,
             discards,
             None if void is None else suits.index(void),
         )  # fmt: skip

@@ -173,13 +173,14 @@ body{font-family:system-ui,"Noto Sans CJK SC",sans-serif;margin:0;background:#1e
 <script>
 const G = JSON.parse(document.getElementById("game").textContent);
 const SUIT = {m: "万", p: "筒", s: "条"};
-const NAMED = {z: "东南西北中发白", f: "春夏秋冬梅兰竹菊"};  // honours and flowers: one character each
+const NAMED = {z: "东南西北中发白", f: "春夏秋冬梅兰竹菊"};  // one character each
 const slider = document.getElementById("slider");
 slider.max = G.steps.length - 1;
 function tile(name) {
   const suit = name.slice(-1);
   if (NAMED[suit]) {
-    return `<span class="t ${suit}" title="${name}"><b>${NAMED[suit][name.slice(0, -1) - 1]}</b></span>`;
+    const character = NAMED[suit][name.slice(0, -1) - 1];
+    return `<span class="t ${suit}" title="${name}"><b>${character}</b></span>`;
   }
   return `<span class="t ${suit}" title="${name}"><b>${name.slice(0, -1)}</b>${SUIT[suit]}</span>`;
 }
@@ -204,8 +205,8 @@ function seatHtml(q, st) {
     `<div class="row small river"><span class="label">river</span>${tiles(s.river)}</div>` +
     (s.won.length ?
       `<div class="row won"><span class="label">won</span>${tiles(s.won)}</div>` : "") +
-    (s.flowers.length ?
-      `<div class="row small flowers"><span class="label">flowers</span>${tiles(s.flowers)}</div>` : "");
+    (s.flowers.length ? `<div class="row small flowers"><span class="label">flowers</span>` +
+      `${tiles(s.flowers)}</div>` : "");
 }
 function show(i) {
   i = Math.max(0, Math.min(G.steps.length - 1, i));

@@ -118,5 +118,6 @@ def test_another_seat_sees_the_flower_but_not_its_replacement(ruleset):
     game = rigged(ruleset, {0: "1f 123m 456p 789s 123z"}, tail="9999m")
     start = game.events[0]
     flower = next(e for e in game.events if e["type"] == "flower")
-    assert told(start, flower, 0, False).endswith("sets aside the flower 1f, draws 9m from the tail")
+    seen = told(start, flower, 0, False)
+    assert seen.endswith("sets aside the flower 1f, draws 9m from the tail")
     assert told(start, flower, 1, False).endswith("sets aside the flower 1f")
