@@ -22,7 +22,7 @@ from dsl.situation import HandMeld
 from handcore import shapes
 from handcore.discards import DiscardOption
 from handcore.shapes import Keys, SevenPairsForm
-from handcore.tiles import RANKS, STANDARD, Tile, TileSet
+from handcore.tiles import EVERY, RANKS, STANDARD, Tile, TileSet
 from interpreter.context import build_situation
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import _NOWHERE, Rules
@@ -398,9 +398,9 @@ def exchange_choice(hand: Sequence[Tile], legal: Sequence[Action]) -> Action:
     """The exchange after the deal: tiles of the suit held least (a set spanning suits counts
     its largest one), then the set whose loss leaves the hand nearest ready (shanten), then
     the first in notation order."""
-    counts = STANDARD.counts(hand)
-    held = [sum(counts[s * RANKS : s * RANKS + RANKS]) for s in range(len(SUIT_LETTERS))]
-    choices = [(a, STANDARD.parse(a.option, check_copies=False)) for a in legal]
+    counts = EVERY.counts(hand)
+    held = [sum(counts[s * RANKS : s * RANKS + RANKS]) for s in range(EVERY.hand_blocks)]
+    choices = [(a, EVERY.parse(a.option, check_copies=False)) for a in legal]
     widest = {a: max(held[t // RANKS] for t in given) for a, given in choices}
     fewest = min(widest.values())
     keys = shapes.keys_of(counts)
