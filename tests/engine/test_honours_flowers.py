@@ -39,10 +39,13 @@ def test_the_wall_holds_the_declared_set(ruleset):
     assert all(not rules.chows[t] for t in range(27, ruleset.tileset.kinds))
 
 
-@pytest.mark.parametrize("agent", ["random", "simple", "efficiency"])
-def test_games_keep_every_tile_and_replay(ruleset, agent):
+@pytest.mark.parametrize(
+    ("agent", "games"),
+    [("random", 6), ("simple", 6), ("efficiency", 6), ("value", 2), ("defensive", 2)],
+)
+def test_games_keep_every_tile_and_replay(ruleset, agent, games):
     flowers = honour_melds = 0
-    for seed in range(6):
+    for seed in range(games):
         game = checked_game(ruleset, seed, agent)
         assert replay(game.events, ruleset).hands == 1
         assert all(event_problem(e) == "" for e in game.events)
@@ -56,7 +59,7 @@ def test_games_keep_every_tile_and_replay(ruleset, agent):
             if e["type"] == "claim" and e["kind"] == "chow":
                 assert e["tile"][-1] in "mps"
     assert flowers > 0  # the random walls do deal and draw flowers
-    if agent == "efficiency":  # a bot that claims pungs makes some of honours
+    if agent in ("efficiency", "value"):  # a bot that claims pungs makes some of honours
         assert honour_melds > 0
 
 
