@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from handcore.tiles import STANDARD, WITH_HONOURS, TileError
+from handcore.tiles import EVERY, STANDARD, WITH_HONOURS, TileError
 from interpreter.check_cli import COMMANDS as CHECK_COMMANDS
 from interpreter.ruleset_cli import COMMANDS, ruleset_options
 
@@ -208,13 +208,23 @@ def settle(
     from interpreter.settle import settle as settle_hand
 
     try:
-        read = read_scenario(scenario)
+        tileset = STANDARD
+        try:
+            read = read_scenario(scenario, tileset)
+        except RulesetError as error:  # perhaps honours or flowers: read them, check them below
+            tileset = EVERY
+            try:
+                read = read_scenario(scenario, tileset)
+            except RulesetError:
+                raise error from None
         ref = ruleset_ref or read.ruleset
         if ref is None:
             fail(f"{scenario}: no ruleset: give ruleset: in the file or --ruleset")
         named_in = "" if ruleset_ref else f"{scenario}: ruleset"
         beside = None if ruleset_ref else scenario  # a path in the file is relative to it
         rules = _load_ruleset(ref, [*read.settings(), *settings], preset, named_in, beside)
+        if rules.tileset != tileset:  # the tiles in the ruleset's play, each copy once
+            read = read_scenario(scenario, rules.tileset)
         result = settle_hand(rules, read.hand)
     except RulesetError as error:
         fail(error.format())

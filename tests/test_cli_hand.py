@@ -78,3 +78,22 @@ def test_help_is_fast_and_lists_commands():
     assert "hand" in result.stdout
     assert elapsed < 2.0  # generous for loaded CI machines; bench/ measures the real figure
     assert run("hand", "--help").returncode == 0
+
+
+def test_honours_put_the_136_tile_set_in_play():
+    # 东东 and 中中 with three runs: ready on either pung, two copies of each left
+    result = run("hand", "123m 456p 789s 东东 中中")
+    assert result.returncode == 0, result.stderr
+    assert "waits    1z(2) 5z(2)   4 live" in result.stdout
+    data = json.loads(run("hand", "123m 456p 789s 1z 2z 中中 白", "--json").stdout)
+    best = data["discards"][0]
+    assert best["discard"] in ("1z", "2z", "7z") and best["shanten"] == 1
+    # honours make no runs: 1z 2z 3z is three singles (a chow would make it ready)
+    data = json.loads(run("hand", "123m 456p 789s 123z 5z", "--json").stdout)
+    assert data["shanten"]["standard"] == 2
+
+
+def test_a_flower_is_never_held():
+    result = run("hand", "123m 456p 789s 11m 春")
+    assert result.returncode == 1
+    assert "flowers are not in this tile set" in result.stderr

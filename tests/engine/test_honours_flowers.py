@@ -124,3 +124,26 @@ def test_another_seat_sees_the_flower_but_not_its_replacement(ruleset):
     seen = told(start, flower, 0, False)
     assert seen.endswith("sets aside the flower 1f, draws 9m from the tail")
     assert told(start, flower, 1, False).endswith("sets aside the flower 1f")
+
+
+def test_a_scenario_with_honours_settles_under_its_ruleset(tmp_path):
+    import subprocess
+    import sys
+
+    scenario = tmp_path / "honours.yaml"
+    scenario.write_text(
+        'version: 1\ndealer: 0\nwins:\n  - seat: 1\n    hand: "123m 456p 789s 中中中 22m"\n'
+        "    win_tile: 2m\n    from: 0\n",
+        "utf-8",
+    )
+    mjrules = [sys.executable, "-c", "from interpreter.cli import main; main()", "settle"]
+    done = subprocess.run(
+        [*mjrules, str(scenario), "--ruleset", str(HONOURS)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "hand 123m 456p 789s 555z 22m" in done.stdout and "小胡 1" in done.stdout
+    refused = subprocess.run(
+        [*mjrules, str(scenario), "--ruleset", "changsha/basic"], capture_output=True, text=True
+    )
+    assert refused.returncode == 1
+    assert "5:27: error: unexpected '中' (honour tiles are not in this tile set)" in refused.stderr
