@@ -275,8 +275,7 @@ class _Judge:
         self._waits: dict[Keys, list[Tile]] = {}
 
     def tiles(self) -> list[Tile]:
-        playable = self.rules.playable
-        return [t for t in self.rules.tileset.in_play if playable >> t & 1]
+        return list(self.rules.hand_tiles)
 
     def winning(self, keys: Keys, t: Tile, self_draw: bool) -> bool:
         """Does the ruleset accept the win with ``keys`` (``t`` included)?"""

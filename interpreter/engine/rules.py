@@ -90,6 +90,8 @@ class Rules:
         drawn is set aside and replaced."""
         self.playable = ts.playable()
         """The tiles a hand can hold, as bits by tile id (for waits and accepted tiles)."""
+        self.hand_tiles = tuple(t for t in ts.in_play if self.playable >> t & 1)
+        """The tiles a hand can hold, in id order."""
         claims = rs.get("claims") or {}
         self.claims: dict[str, tuple[str, Any]] = {}
         for kind in CLAIM_KINDS:
