@@ -147,3 +147,18 @@ def test_a_scenario_with_honours_settles_under_its_ruleset(tmp_path):
     )
     assert refused.returncode == 1
     assert "5:27: error: unexpected '中' (honour tiles are not in this tile set)" in refused.stderr
+
+
+def test_a_set_with_only_some_honours_deals_and_plays_them_alone(tmp_path):
+    path = tmp_path / "red.yaml"
+    path.write_text(
+        f"format: 2\nextends: {HONOURS.name}\ntiles:\n  honours: [中]\n  flowers: false\n", "utf-8"
+    )
+    (tmp_path / HONOURS.name).write_text(HONOURS.read_text("utf-8"), "utf-8")
+    red = load(str(path))
+    assert red.tileset.total == 112
+    assert {EVERY.name(t) for t in Rules(red).all_tiles if t >= 27} == {"5z"}
+    for seed in range(3):
+        game = checked_game(red, seed, "efficiency")
+        seen = {EVERY.name(t) for p in game.players for t in (*p.hand(), *p.discards)}
+        assert not {name for name in seen if name.endswith(("z", "f"))} - {"5z"}
