@@ -162,3 +162,19 @@ def test_a_set_with_only_some_honours_deals_and_plays_them_alone(tmp_path):
         game = checked_game(red, seed, "efficiency")
         seen = {EVERY.name(t) for p in game.players for t in (*p.hand(), *p.discards)}
         assert not {name for name in seen if name.endswith(("z", "f"))} - {"5z"}
+
+
+def test_a_flower_among_the_last_tiles_taken_together_finds_no_replacement(tmp_path):
+    from interpreter.engine.actions import Action
+    from tests.engine.helpers import tsumogiri
+
+    path = tmp_path / "qq_flower.yaml"
+    path.write_text("format: 2\nextends: changsha/qq2014\ntiles:\n  flowers: [春]\n", "utf-8")
+    game = rigged(load(str(path)), {}, last="1f 5m")
+    tsumogiri(game, lambda g: g.phase == "last_offer")
+    seat = game.to_move()
+    game.apply(Action("take"), seat)
+    flower = [e for e in game.events if e["type"] == "flower"]
+    assert flower == [{"type": "flower", "seat": seat, "tile": "1f", "replacement": None}]
+    assert [EVERY.name(t) for t in game.state.kong_tiles] == ["5m"]
+    assert game.census() == Counter(Rules(game.ruleset).all_tiles)
