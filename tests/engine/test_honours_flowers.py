@@ -178,3 +178,22 @@ def test_a_flower_among_the_last_tiles_taken_together_finds_no_replacement(tmp_p
     assert flower == [{"type": "flower", "seat": seat, "tile": "1f", "replacement": None}]
     assert [EVERY.name(t) for t in game.state.kong_tiles] == ["5m"]
     assert game.census() == Counter(Rules(game.ruleset).all_tiles)
+
+
+def test_the_learning_environment_sizes_its_spaces_by_the_tile_set():
+    import numpy as np
+
+    from interpreter.env import MahjongSeat, observation_size
+
+    env = MahjongSeat(str(HONOURS), bots="efficiency")
+    assert "discard 5z" in env.aec.actions.index and "pung 7z" in env.aec.actions.index
+    obs, info = env.reset(seed=3)
+    assert obs["observation"].shape == (observation_size(4, 45),)
+    rng = np.random.default_rng(0)
+    for _ in range(500):
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, _, over, _, info = env.step(action)
+        assert "illegal" not in info
+        if over:
+            break
+    assert over
