@@ -491,9 +491,13 @@ class TileGroup(ListOf):
 
     def check(self, node: Node, ctx: Context, path: Path) -> Any:
         """The tile names in play, groups spelled out."""
+        is_ref, names = _option_ref(node, ctx, path, self)
         if node.kind == "scalar" and isinstance(node.value, bool):
-            return self.tiles if node.value else ()
-        names = super().check(node, ctx, path)
+            names = node.value
+        elif not is_ref:
+            names = super().check(node, ctx, path)
+        if isinstance(names, bool):
+            return self.tiles if names else False
         if names is None:
             return None
         return tuple(dict.fromkeys(t for n in names if n for t in self.groups.get(n, (n,))))

@@ -197,3 +197,15 @@ def test_the_learning_environment_sizes_its_spaces_by_the_tile_set():
         if over:
             break
     assert over
+
+
+def test_an_option_can_put_the_honours_in_play(tmp_path):
+    path = tmp_path / "optional.yaml"
+    path.write_text(
+        "format: 2\nextends: changsha/basic\noptions:\n  zipai:\n"
+        "    name: {zh: 带字牌, en: with honours}\n    type: bool\n    default: false\n"
+        "    source: house rule\ntiles:\n  honours: option.zipai\n",
+        "utf-8",
+    )
+    assert load(str(path)).tileset.total == 108
+    assert load(str(path), settings=["zipai=true"]).tileset.total == 136
