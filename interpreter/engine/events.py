@@ -26,7 +26,8 @@ Event = dict[str, Any]
 SCHEMA_VERSION = 1
 TYPES = (
     "start", "deal", "opening", "exchange", "void", "choice", "phase", "act", "draw",
-    "declaration", "discard", "claim", "kong", "replacement", "win", "bird", "payment", "end",
+    "declaration", "discard", "claim", "kong", "replacement", "flower", "win", "bird", "payment",
+    "end",
 )  # fmt: skip
 
 
