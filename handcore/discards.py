@@ -6,7 +6,7 @@ still live (not in the hand, the discard included, and not already visible).
 
 A draw changes one suit's key only.  What drawing into a suit does depends on the suit's
 *signature* (its distance id and the ids after each possible draw) and on the distance
-vector of the rest of the hand; both take few values (98,791 signatures, a few hundred
+vector of the rest of the hand; both take few values (121,947 signatures, a few hundred
 vectors), so the answer is remembered per (signature, rest, melds) and shared by every
 hand and every discard that meets it again.  Accepted tiles are kept as a bit mask over
 tile ids, so that one popcount counts their live copies (see ``_unary``) and the
