@@ -1,19 +1,33 @@
 """Hands per second with four copies of a bot at the table, one core, and the bot's share.
 
-Run: python bench/bots.py [--hands N] [--bots a,b] [RULESET ...]
+Run: python bench/bots.py [--hands N] [--bots a,b] [--seed S] [--reference-hands N] [RULESET ...]
 
 For each ruleset and bot: hands/s of whole games (engine and bots), the share of the time
-spent inside the bots' ``act``, and the rate the bots alone would allow (hands / bot time).
-Pin to one core with ``taskset -c 0``.
+spent inside the bots' ``act``, the rate the bots alone would allow (hands / bot time),
+and, timed right beside the row, the ``rlcard`` mahjong environment with random agents
+(``bench/simulate.py``'s reference) and the ratio to it.  Times are CPU time of this
+process, so rates are per core whatever else the machine runs.
+
+Every pass plays hands never played before in the process: each (ruleset, bot) pass, its
+warm-up included, has seeds of its own, since bots remember what they worked out and a
+replayed seed would time lookups.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+import sys
 import time
 from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.simulate import Reference
 
 DEFAULT = ("changsha/qq2014", "sichuan/blog5")
+WARM = 5  # hands that build the tables and memos a pass keeps, left out of its timing
 
 
 class Timed:
@@ -23,47 +37,64 @@ class Timed:
         self.calls = 0
 
     def act(self, observation, legal):
-        start = time.perf_counter()
+        start = time.process_time()
         choice = self.bot.act(observation, legal)
-        self.seconds += time.perf_counter() - start
+        self.seconds += time.process_time() - start
         self.calls += 1
         return choice
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("rulesets", nargs="*", default=list(DEFAULT))
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--bots", default="random,efficiency,defensive,value")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--reference-hands", type=int, default=100)
     args = parser.parse_args()
 
     from dsl.ruleset import load
     from interpreter.agents import make_agent
     from interpreter.engine.game import Game, run
+    from interpreter.engine.rules import Rules
 
+    try:
+        reference: Reference | None = Reference(args.seed)
+    except ImportError:
+        reference = None
+        print("rlcard is not installed (pip install '.[bench]'): no reference column")
+    passes = itertools.count()
     print(
         f"{'ruleset':<18} {'bot':<11} {'hands/s':>8} {'bot share':>9} {'bot-only':>9} "
-        f"{'acts/hand':>9}  ends"
+        f"{'acts/hand':>9} {'rlcard':>7} {'ratio':>7}  ends"
     )
     for rid in args.rulesets:
         ruleset = load(rid)
+        rules = Rules(ruleset)  # read once, as simulate does
         for name in args.bots.split(","):
+            first = (args.seed * 1_000 + next(passes)) * 1_000_000  # this pass's own seeds
             params = {} if name in ("random", "simple") else {"ruleset": ruleset}
             bots = [Timed(make_agent(name, s, **params)) for s in range(4)]
-            for h in range(5):  # warm the tables and the bots' memos
-                run(Game(ruleset, 10_000 + h, h % 4), bots)
+            for h in range(WARM):
+                run(Game(ruleset, first + h, h % 4, rules=rules), bots)
             for b in bots:
                 b.seconds, b.calls = 0.0, 0
             ends: Counter[str] = Counter()
-            start = time.perf_counter()
+            start = time.process_time()
             for h in range(args.hands):
-                ends[run(Game(ruleset, 1000 + h, h % 4), bots).reason] += 1
-            elapsed = time.perf_counter() - start
+                game = Game(ruleset, first + WARM + h, h % 4, rules=rules)
+                ends[run(game, bots).reason] += 1
+            elapsed = time.process_time() - start
             inside = sum(b.seconds for b in bots)
             acts = sum(b.calls for b in bots) / args.hands
+            rate = args.hands / elapsed
+            beside = float("nan")
+            if reference is not None:
+                beside = reference.rate(args.reference_hands, time.process_time)
             print(
-                f"{rid:<18} {name:<11} {args.hands / elapsed:8.0f} {inside / elapsed:9.0%} "
-                f"{args.hands / inside:9.0f} {acts:9.0f}  {dict(sorted(ends.items()))}"
+                f"{rid:<18} {name:<11} {rate:8.1f} {inside / elapsed:9.0%} "
+                f"{args.hands / inside:9.0f} {acts:9.0f} {beside:7.1f} {rate / beside:6.1f}×  "
+                f"{dict(sorted(ends.items()))}"
             )
 
 

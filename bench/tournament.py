@@ -40,6 +40,9 @@ PAIRS = (
     ("efficiency", "random"),
     ("defensive", "efficiency"),
     ("value", "random"),
+    ("strategy", "value"),
+    ("strategy", "efficiency"),
+    ("strategy", "defensive"),
 )
 
 

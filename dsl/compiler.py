@@ -19,9 +19,9 @@ error it raises is a compile error with its place, not a surprise in the middle 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from dsl.errors import EvaluationError, ExpressionError
@@ -120,6 +120,41 @@ class CompiledExpression:
                 placed.problem = self.origin(placed)
             raise placed from None
 
+    @cached_property
+    def names(self) -> frozenset[str]:
+        """The vocabulary's names and functions the expression reads (not the elements and
+        attributes of what they give, nor options, fixed for a game): what its value may
+        depend on, for callers that keep values."""
+        return frozenset(_names_read(self.ast))
+
+
+def _names_read(node: Node) -> Iterator[str]:
+    if isinstance(node, Name):
+        binding = node.binding
+        if (
+            binding not in ("it", "options")
+            and not binding.startswith("the element")
+            and (" of " not in binding)
+        ):
+            yield node.name
+    elif isinstance(node, Call):
+        yield node.function
+        for argument in node.arguments:
+            yield from _names_read(argument.value)
+    elif isinstance(node, Attribute):
+        yield from _names_read(node.subject)
+    elif isinstance(node, Unary):
+        yield from _names_read(node.operand)
+    elif isinstance(node, Binary):
+        yield from _names_read(node.left)
+        yield from _names_read(node.right)
+    elif isinstance(node, If):
+        for part in (node.condition, node.then, node.otherwise):
+            yield from _names_read(part)
+    elif isinstance(node, SetLiteral):
+        for item in node.items:
+            yield from _names_read(item)
+
 
 def compile_expression(
     text: str, scope: Scope, expect: str | Type | None = None
@@ -208,11 +243,57 @@ def _located(node: Node, run: Run) -> Run:
         try:
             return run(f)
         except EvaluationError as error:
-            if error.length:
-                raise
-            raise EvaluationError(error.message, node.start, node.end - node.start) from None
+            raise _placed(error, node) from None
 
     return located
+
+
+def _placed(error: EvaluationError, node: Node) -> EvaluationError:
+    """``error``, placed on ``node`` unless already placed."""
+    if error.length:
+        return error
+    return EvaluationError(error.message, node.start, node.end - node.start)
+
+
+def _calling(node: Node, execute: Callable[..., Any], runs: list[Run]) -> Run:
+    """A call: ``execute`` of the situation and the arguments' values, placed on ``node``
+    as ``_located`` does.  One closure per arity up to two: calls are the commonest node,
+    and each layer of closures costs a frame on every evaluation."""
+    if not runs:
+
+        def call(f: Frame) -> Any:
+            try:
+                return execute(f.situation)
+            except EvaluationError as error:
+                raise _placed(error, node) from None
+
+    elif len(runs) == 1:
+        (a,) = runs
+
+        def call(f: Frame) -> Any:
+            try:
+                return execute(f.situation, a(f))
+            except EvaluationError as error:
+                raise _placed(error, node) from None
+
+    elif len(runs) == 2:
+        a, b = runs
+
+        def call(f: Frame) -> Any:
+            try:
+                return execute(f.situation, a(f), b(f))
+            except EvaluationError as error:
+                raise _placed(error, node) from None
+
+    else:
+
+        def call(f: Frame) -> Any:
+            try:
+                return execute(f.situation, *[r(f) for r in runs])
+            except EvaluationError as error:
+                raise _placed(error, node) from None
+
+    return call
 
 
 _PURE = frozenset(f.name for f in GENERIC_FUNCTIONS)
@@ -543,7 +624,7 @@ class _Compiler:
         typed = replace(node, arguments=tuple(checked), type=function.returns)
         if holes:
             return typed, _located(node, _without_tiles(execute, runs, holes))
-        return typed, _located(node, lambda f: execute(f.situation, *[r(f) for r in runs]))
+        return typed, _calling(node, execute, runs)
 
     def element_name(self, function: Function, given: dict[str, Argument], scope: Scope) -> str:
         """The name ``c as NAME`` gives the elements the function goes through ('' if none),

@@ -24,6 +24,8 @@ MELD_KINDS = ("chow", "pung", "kong")
 NOBODY = -1
 """The seat value ``nobody``: no seat holds the role (nobody took the last tile, a bird
 points at no one).  It is no seat: seat arithmetic on it is an error."""
+POT = -2
+"""The payee ``pot``: money paid into it leaves the players (a penalty no one receives)."""
 WAIT_SHAPES = ("single", "closed", "edge", "two_pairs", "open")
 """How a winning tile completes a hand read as melds and a pair: the pair (单钓), the middle
 of a run (卡张), the 3 of 12 or the 7 of 89 (边张), a pung from one of two pairs (对倒), either
@@ -108,6 +110,8 @@ class Situation:
     last_tile_offered: int = NOBODY
     ready: frozenset[int] = frozenset()
     opening_winners: frozenset[int] = frozenset()
+    """The seats that declared opening hands (for ``dealer.next``), or in a choice after the
+    deal the seats holding one, declared or not yet."""
     opening_bird_seats: frozenset[int] = frozenset()
     kong_from_draw: bool = False
     visible: Mapping[Tile, int] = field(default_factory=dict)
@@ -256,6 +260,12 @@ class Situation:
                 if tile in meld.tiles:
                     found.add(_wait_shape(meld, tile))
         return frozenset(found)
+
+    @cached_property
+    def answers(self) -> dict[int, Any]:
+        """Values of expressions that read the hand alone (``vocabulary.HAND_ONLY``), by the
+        expression's id: each is asked once per hand, however the hand was won."""
+        return {}
 
     def without_win_tile(self) -> Keys:
         """The concealed keys before the winning tile joined them."""

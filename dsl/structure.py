@@ -1040,7 +1040,9 @@ REPLACEMENT = Record(
     ),
 )
 
-MOMENTS = ("win", "kong", "opening_hand", "wall_end", "hand_end")
+MOMENTS = (
+    "win", "kong", "opening_hand", "declaration", "false_win", "escape", "wall_end", "hand_end",
+)  # fmt: skip
 """The moments payment rules fire at (``payments.*.at``), in the order of a hand."""
 
 PAYMENT_RULE = Record(
@@ -1050,9 +1052,11 @@ PAYMENT_RULE = Record(
         "at",
         Choice(*MOMENTS),
         "When it fires: at each win (after the win's own payment), at each kong, for each "
-        "seat's opening hands, when the wall runs out with players still in, or when the hand "
-        "ends.  Its expressions see the names of that moment: section payments_<at> (shown "
-        "below for kong), payments_<at>_each for amount.",
+        "seat's opening hands, at each hand declared during play, when a seat claims a win "
+        "its hand does not make (false_win, 诈胡), when a seat leaves the hand before its end "
+        "(escape, 逃跑: the hand ends), when the wall runs out with players still in, or when "
+        "the hand ends.  Its expressions see the names of that moment: section payments_<at> "
+        "(shown below for kong), payments_<at>_each for amount.",
         required=True,
         zh="时机",
         example="kong",
@@ -1084,7 +1088,8 @@ PAYMENT_RULE = Record(
     Field(
         "payees",
         Expr("payments_kong", "collection of seat"),
-        "Who is paid, each by each payer.",
+        "Who is paid, each by each payer; pot: paid into the pot, out of the players' "
+        "hands (not adjusted).",
         required=True,
         example="{kong_seat}",
     ),
@@ -1530,6 +1535,15 @@ STRUCTURE = Record(
                 Expr("opening_payment", "int"),
                 "Amount each payer pays per hand.",
                 default=0,
+            ),
+            Field(
+                "declared",
+                Expr("opening_hands", "bool"),
+                "Whether the seat holding opening hands (winner) declares them: shows them and "
+                "is paid.  Reading a choice lets the player decide (choice.NAME(winner), a "
+                "choice asked of the seats in opening_winners): the opening hands are then "
+                "judged after the choices made after the deal.",
+                default="true",
             ),
             Field("hands", Entries(OPENING_HAND, "opening hand"), "The opening hand types."),
             zh="起手胡",

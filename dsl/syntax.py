@@ -103,6 +103,26 @@ class SetLiteral(Node):
     type: Type | None = None
 
 
+def mentions(expr: object, name: str) -> bool:
+    """Whether the expression ``expr`` (a node, or a compiled expression holding its
+    ``ast``) reads the name or calls the function ``name`` anywhere: what costs work to
+    know is worked out only for the rulesets that read it."""
+    node = getattr(expr, "ast", expr)
+    if isinstance(node, Call) and node.function == name:
+        return True
+    if isinstance(node, Name):
+        return node.name == name
+    if isinstance(node, Node):
+        return any(_mentioned(value, name) for value in vars(node).values())
+    return False
+
+
+def _mentioned(value: object, name: str) -> bool:
+    if isinstance(value, tuple):
+        return any(_mentioned(item, name) for item in value)
+    return isinstance(value, Node) and mentions(value, name)
+
+
 UNARY = ("neg", "not_")
 BINARY = (
     "or_",

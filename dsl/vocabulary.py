@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dsl.errors import EvaluationError
-from dsl.situation import NOBODY, WAIT_SHAPES, Situation, hand_core
+from dsl.situation import NOBODY, POT, WAIT_SHAPES, Situation, hand_core
 from dsl.types import (
     BOOL,
     HAND,
@@ -411,7 +411,7 @@ READY = (
     NameEntry(
         "ready_seats",
         collection(SEAT),
-        "seats still playing whose hand is ready (听) when the wall runs out",
+        "seats still playing whose hand is ready (听) when the wall runs out or a seat leaves",
         lambda s: s.ready,
     ),
 )
@@ -444,6 +444,37 @@ OWN_KONG = (
 )
 
 SETTLEMENT = (NameEntry("payee", SEAT, "the seat being paid", _seat("payee", "no payment")),)
+POT_SEAT = (
+    NameEntry(
+        "pot",
+        SEAT,
+        "the pot, as a payee: what is paid into it leaves the players (a penalty nobody "
+        "receives); no seat",
+        lambda s: POT,
+    ),
+)
+FALSE_CLAIM = (
+    NameEntry(
+        "claimer",
+        SEAT,
+        "the seat that claimed a win its hand does not make (诈胡)",
+        _seat("claimer", "no win was claimed"),
+    ),
+)
+LEAVER = (
+    NameEntry(
+        "leaver",
+        SEAT,
+        "the seat that left the hand before its end (逃跑)",
+        lambda s: _settling(s, "leaver"),
+    ),
+    NameEntry(
+        "wall_left",
+        INT,
+        "the tiles left to draw in the wall when the seat left",
+        lambda s: _settling(s, "wall_left"),
+    ),
+)
 
 KONG_KINDS = ("exposed", "added", "concealed")
 KONG_MADE = (
@@ -489,6 +520,15 @@ AMOUNT = (
     ),
 )
 
+OPENING_HELD = (
+    NameEntry(
+        "opening_winners",
+        collection(SEAT),
+        "after the deal: the seats whose dealt tiles hold an opening hand (起手胡), before "
+        "they declare it",
+        lambda s: s.opening_winners,
+    ),
+)
 CHOOSER = (
     NameEntry("seat", SEAT, "the seat choosing or declaring", _seat("seat", "no seat is choosing")),
 )
@@ -720,6 +760,14 @@ HAND_FUNCTIONS = (
 )
 
 
+HAND_ONLY = frozenset(
+    e.name
+    for e in (*CONSTANTS, *HAND_SHAPE, *WAITS, *GENERIC_FUNCTIONS, *HAND_FUNCTIONS)
+    if e.name != "visible"
+) | {"win_tile"}
+"""Names whose values are fixed by the hand (its tiles, melds and winning tile) alone."""
+
+
 def _seats_where(s: Situation, seats: Iterable[int], test: Callable) -> frozenset[int]:
     return frozenset(seat for seat in seats if test(seat))
 
@@ -887,7 +935,7 @@ SECTIONS: Mapping[str, Section] = {
     ),
     **{
         f"payments_{moment}{part}": Section(
-            names + (PAYER + SETTLEMENT if part else ()),
+            names + POT_SEAT + (PAYER + SETTLEMENT if part else ()),
             functions,
             hand_types=moment == "win",
             doc=f"{doc}: {'one payment, payer and payee known' if part else 'who pays whom'}",
@@ -912,6 +960,24 @@ SECTIONS: Mapping[str, Section] = {
                 "a payment rule at an opening hand",
             ),
             (
+                "declaration",
+                CONSTANTS + GAME + IN_GAME + CHOOSER + DECLARED + HAND_SHAPE,
+                _ON_HAND + PAYMENT_FUNCTIONS,
+                "a payment rule at a hand declared during play",
+            ),
+            (
+                "false_win",
+                CONSTANTS + GAME + IN_GAME + FALSE_CLAIM + EARLIER,
+                GENERIC_FUNCTIONS + PAYMENT_FUNCTIONS,
+                "a payment rule when a seat claims a win its hand does not make (诈胡)",
+            ),
+            (
+                "escape",
+                CONSTANTS + GAME + IN_GAME + READY + LEAVER + EARLIER,
+                GENERIC_FUNCTIONS + PAYMENT_FUNCTIONS + TABLE_FUNCTIONS,
+                "a payment rule when a seat leaves the hand before its end (逃跑)",
+            ),
+            (
                 "wall_end",
                 CONSTANTS + GAME + IN_GAME + READY + EARLIER,
                 GENERIC_FUNCTIONS + PAYMENT_FUNCTIONS + TABLE_FUNCTIONS,
@@ -934,7 +1000,7 @@ SECTIONS: Mapping[str, Section] = {
     # Choices and declarations: the hand names describe the chooser's concealed tiles (none
     # before the deal), or in ``choice_tiles`` the tiles chosen.
     "choices": Section(
-        CONSTANTS + GAME + IN_GAME + CHOOSER + HAND_SHAPE,
+        CONSTANTS + GAME + IN_GAME + CHOOSER + OPENING_HELD + HAND_SHAPE,
         _ON_HAND,
         doc="a choice every player makes at once (飘, 定缺 ...): its values, who is asked, "
         "its default; the hand is the chooser's concealed tiles",
@@ -981,6 +1047,8 @@ def choice_function(name: str, kind: Type, default: Callable[[Situation], Any] |
     is made (or where nobody made it: a scenario file), the choice's ``default`` for the seat."""
 
     def read(s: Situation, seat: int) -> Any:
+        if not 0 <= seat < s.players:
+            raise EvaluationError(f"choice.{name} of no seat ({seat}): nobody or the pot", 0, 0)
         values = s.choices.get(name)
         if values is not None:
             return values[seat]

@@ -12,6 +12,11 @@ hand and every discard that meets it again.  Accepted tiles are kept as a bit ma
 tile ids, so that one popcount counts their live copies (see ``_unary``) and the
 seven-pairs draws after a discard are the whole hand's with the discarded tile's bit
 redone; the tuples of tiles and live copies are built only when asked for.
+
+With wilds (see ``shapes``) the keys hold the other tiles: a draw lowers the standard
+shanten exactly when it lowers the non-wild tiles' distance, so the same answers serve,
+the shanten less the wilds.  Wilds are never among the discards listed; drawing a wild
+lowers the shanten whenever drawing some tile does.
 """
 
 from __future__ import annotations
@@ -147,39 +152,69 @@ def _discard_rows(key: int) -> _Discards:
     return found
 
 
-def _draw_helps_seven_pairs(
-    held: int, form: SevenPairsForm, new_kind_helps: bool, copies: int
-) -> bool:
-    """Whether drawing a tile held ``held`` times lowers the seven-pairs shanten.
-
-    With quads a tile held an odd number of times makes a pair.  With distinct pairs a
-    single makes a pair, and a new kind helps while fewer than seven kinds are held.
-    """
-    return held < copies and (
-        held % 2 == 1 if form == "quads" else held == 1 or (held == 0 and new_kind_helps)
-    )
+_SevenCounts = tuple[int, int, int]
+"""Seven-pairs counts of a hand: pairs (as the form counts them), kinds, lone tiles."""
 
 
-def _seven_pairs_mask(key: int, form: SevenPairsForm, new_kind_helps: bool, copies: int) -> int:
-    """Ranks of one suit whose draw lowers the seven-pairs shanten."""
-    memo_key = ((key * 2 + (form == "quads")) * 2 + new_kind_helps) * 8 + copies
+def _seven_counts(form: SevenPairsForm, tally: tuple[int, int, int, int]) -> _SevenCounts:
+    tiles, quad_pairs, distinct_pairs, kinds = tally
+    if form == "quads":
+        return quad_pairs, kinds, tiles - 2 * quad_pairs
+    return distinct_pairs, kinds, kinds - distinct_pairs
+
+
+def _seven_step(form: SevenPairsForm, counts: _SevenCounts, held: int, n: int) -> _SevenCounts:
+    """The counts after a tile held ``held`` times is drawn (``n`` = 1) or discarded (-1)."""
+    pairs, kinds, lone = counts
+    now = held + (n > 0)  # the larger of the counts before and after
+    kinds += n * (now == 1)
+    if form == "quads":
+        return pairs + n * (now % 2 == 0), kinds, lone + (n if now % 2 else -n)
+    if now == 1:
+        return pairs, kinds, lone + n
+    if now == 2:
+        return pairs + n, kinds, lone - n
+    return counts
+
+
+_helps_memo: dict[tuple[str, _SevenCounts, int, int], int] = {}
+
+
+def _seven_pairs_helps(form: SevenPairsForm, counts: _SevenCounts, wilds: int, copies: int) -> int:
+    """Bits by copies held (0 to ``copies - 1``): whether drawing such a tile lowers the
+    seven-pairs shanten.  Without wilds: with quads a tile held an odd number of times; with
+    distinct pairs a single, and a new kind while fewer than seven kinds are held."""
+    memo_key = (form, counts, wilds, copies)
+    found = _helps_memo.get(memo_key)
+    if found is None:
+        now = shapes.seven_pairs_shanten(form, counts[0], counts[1], wilds, counts[2])
+        found = 0
+        for held in range(copies):
+            pairs, kinds, lone = _seven_step(form, counts, held, 1)
+            if shapes.seven_pairs_shanten(form, pairs, kinds, wilds, lone) < now:
+                found |= 1 << held
+        found = _remember(_helps_memo, memo_key, found)
+    return found
+
+
+def _seven_pairs_mask(key: int, helps: int) -> int:
+    """Ranks of one suit whose draw lowers the seven-pairs shanten (``helps`` by copies held)."""
+    memo_key = key << 4 | helps
     found = _seven_memo.get(memo_key)
     if found is None:
         mask = 0
         for rank, held in enumerate(_digits(key)[: ranks_of(key)]):
-            if _draw_helps_seven_pairs(held, form, new_kind_helps, copies):
+            if helps >> held & 1:
                 mask |= 1 << rank
         found = _remember(_seven_memo, memo_key, mask)
     return found
 
 
-def _seven_pairs_hand_mask(
-    keys: Keys, form: SevenPairsForm, new_kind_helps: bool, copies: int
-) -> int:
+def _seven_pairs_hand_mask(keys: Keys, helps: int) -> int:
     """Tiles of the whole hand whose draw lowers the seven-pairs shanten, as bits by tile id."""
     mask = 0
     for suit, key in enumerate(keys):
-        mask |= _seven_pairs_mask(key, form, new_kind_helps, copies) << suit * RANKS
+        mask |= _seven_pairs_mask(key, helps) << suit * RANKS
     return mask
 
 
@@ -219,11 +254,12 @@ def accepted_tiles(
     form: SevenPairsForm | None = "quads",
     copies: int = COPIES,
     playable: int = -1,
+    wilds: int = 0,
 ) -> tuple[int, list[int]]:
     """Shanten of a hand about to draw (3n+1 tiles), and per suit the ranks that would lower it
     (only tiles in ``playable``, bits by tile id as ``TileSet.playable()`` gives them)."""
     if playable != -1:
-        shanten, masks = accepted_tiles(keys, melds, form, copies)
+        shanten, masks = accepted_tiles(keys, melds, form, copies, wilds=wilds)
         return shanten, [mask & playable >> suit * RANKS for suit, mask in enumerate(masks)]
     slot = 2 * (MAX_MELDS - melds) + 1
     rests = _layout(tuple(_DISTANCE_ID[key] for key in keys))[0]
@@ -233,12 +269,12 @@ def accepted_tiles(
         drawn = _drawing(_signature(key), rest, slot)
         distance, mask = drawn >> RANKS, drawn & _SUIT_MASK
         masks.append(mask if copies == COPIES else mask & _room(key, copies))
-    standard = distance - 1
-    seven = None if form is None else shapes.shanten_seven_pairs(keys, form, melds)
+    standard = distance - wilds - 1
+    seven = None if form is None else shapes.shanten_seven_pairs(keys, form, melds, wilds)
     if seven is None or standard < seven:
         return standard, masks
-    new_kind_helps = form == "distinct" and shapes._tally(keys)[3] < 7
-    seven_masks = [_seven_pairs_mask(key, form, new_kind_helps, copies) for key in keys]
+    helps = _seven_pairs_helps(form, _seven_counts(form, shapes._tally(keys)), wilds, copies)
+    seven_masks = [_seven_pairs_mask(key, helps) for key in keys]
     if seven < standard:
         return seven, seven_masks
     return seven, [a | b for a, b in zip(masks, seven_masks, strict=True)]
@@ -308,27 +344,30 @@ def discard_table(
     form: SevenPairsForm | None = "quads",
     copies: int = COPIES,
     playable: int = -1,
+    wilds: int = 0,
 ) -> list[DiscardOption]:
     """Every distinct discard of a hand that must discard (3n+2 tiles), best first.
 
     Best means lowest shanten, then most live accepted tiles, then most kinds accepted.
     ``visible`` counts tiles seen outside the hand (discards, others' melds), by tile.
     Only tiles in ``playable`` (bits by tile id, ``TileSet.playable()``) are accepted.
+    ``wilds`` are held besides ``keys`` and never discarded here.
     """
     slot = 2 * (MAX_MELDS - melds) + 1
     rests, others_of = _layout(tuple(_DISTANCE_ID[key] for key in keys))
     memo_slots = [_SIGNATURE[key] * _SIGNATURE_STEP + slot for key in keys]
     live, live_copies = _live_of(keys, visible, copies)
     repeater = _copy_layers(len(keys) * RANKS)[-1]
-    tiles, quad_pairs, distinct_pairs, kinds = shapes._tally(keys)
+    tally = shapes._tally(keys)
+    tiles = tally[0] + wilds
     if tiles > _HAND_TILES:
         raise ValueError(f"a hand that must discard holds at most {_HAND_TILES} tiles")
     seven_after = (
-        _seven_pairs_after(form, quad_pairs if form == "quads" else distinct_pairs, kinds, copies)
+        _seven_pairs_after(form, _seven_counts(form, tally), wilds, copies)
         if form is not None and not melds and tiles == _HAND_TILES
         else _NO_SEVEN_PAIRS
     )
-    seven_masks: dict[bool, int] = {}
+    seven_masks: dict[int, int] = {}
     # With every copy in play the tables themselves refuse a fifth copy.
     full = _full_tiles(keys, copies) if copies < COPIES else 0
     drawing = _drawing_memo.get
@@ -354,16 +393,14 @@ def discard_table(
                 found = drawing(after_signature * _SIGNATURE_STEP + own_slot)
                 drawn = found or _drawing(after_signature, rest, slot)
                 tile = base + rank
-                shanten = (drawn >> RANKS) - 1
+                shanten = (drawn >> RANKS) - wilds - 1
                 mask = other_mask | (drawn & _SUIT_MASK) << base
-                seven, new_kind_helps, pair_again = seven_after[held]
+                seven, helps, pair_again = seven_after[held]
                 if seven <= shanten:
                     # Seven pairs is as near (its draws help too) or nearer (instead).
-                    pairing = seven_masks.get(new_kind_helps)
+                    pairing = seven_masks.get(helps)
                     if pairing is None:
-                        pairing = seven_masks[new_kind_helps] = _seven_pairs_hand_mask(
-                            keys, form, new_kind_helps, copies
-                        )
+                        pairing = seven_masks[helps] = _seven_pairs_hand_mask(keys, helps)
                     pairing = pairing & ~(1 << tile) | pair_again << tile
                     mask = pairing if seven < shanten else mask | pairing
                     shanten = seven
@@ -391,31 +428,33 @@ def _full_tiles(keys: Keys, copies: int) -> int:
     return full
 
 
-_SevenAfter = list[tuple[int, bool, bool]]
-_seven_after_memo: dict[tuple[str, int, int, int], _SevenAfter] = {}
-_NO_SEVEN_PAIRS: _SevenAfter = [(_HAND_TILES, False, False)] * (COPIES + 1)
+_SevenAfter = list[tuple[int, int, bool]]
+_seven_after_memo: dict[tuple[str, _SevenCounts, int, int], _SevenAfter] = {}
+_NO_SEVEN_PAIRS: _SevenAfter = [(_HAND_TILES, 0, False)] * (COPIES + 1)
 
 
-def _seven_pairs_after(form: SevenPairsForm, pairs: int, kinds: int, copies: int) -> _SevenAfter:
+def _seven_pairs_after(
+    form: SevenPairsForm, counts: _SevenCounts, wilds: int, copies: int
+) -> _SevenAfter:
     """After discarding a tile held ``held`` times, by ``held``: the seven-pairs shanten,
-    whether a new kind then helps, and whether drawing the discarded tile back helps.
+    which draws then help (by copies held, see ``_seven_pairs_helps``), and whether drawing
+    the discarded tile back helps.
 
     With one tile fewer these depend only on that count: a pair is lost from an even count
     (quads) or from a plain pair (distinct), a kind from a single.
     """
-    memo_key = (form, pairs, kinds, copies)
+    memo_key = (form, counts, wilds, copies)
     found = _seven_after_memo.get(memo_key)
     if found is None:
         found = _seven_after_memo[memo_key] = [_NO_SEVEN_PAIRS[0]]
         for held in range(1, copies + 1):
-            kinds_after = kinds - (held == 1)
-            new_kind_helps = form == "distinct" and kinds_after < 7
-            pairs_after = pairs - (held % 2 == 0 if form == "quads" else held == 2)
+            after = _seven_step(form, counts, held, -1)
+            helps = _seven_pairs_helps(form, after, wilds, copies)
             found.append(
                 (
-                    shapes.seven_pairs_shanten(form, pairs_after, kinds_after),
-                    new_kind_helps,
-                    _draw_helps_seven_pairs(held - 1, form, new_kind_helps, copies),
+                    shapes.seven_pairs_shanten(form, *after[:2], wilds, after[2]),
+                    helps,
+                    bool(helps >> (held - 1) & 1),
                 )
             )
     return found

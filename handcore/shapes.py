@@ -7,12 +7,20 @@ nothing here searches.
 
 Two seven-pairs forms exist: ``"distinct"`` (seven different pairs, as in Japanese rules)
 and ``"quads"`` (a four-of-a-kind counts as two pairs, as most Chinese rules allow).
+
+Wild tiles (癞子): a hand is its keys without the wilds plus ``wilds``, how many it holds.
+A wild stands for any tile of the suits, never for a fifth copy of one.  The distance
+tables answer this exactly: the hand's non-wild tiles need ``d`` tiles added to hold the
+melds and the pair, and ``w`` wilds supply ``w`` of them, so the shanten is ``d - w - 1``
+(complete when ``d <= w``) — the least over every way to replace the wilds by tiles.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from itertools import product
+from collections.abc import Iterable, Sequence
+from functools import cache
+from itertools import combinations_with_replacement, product
+from math import comb
 from typing import Literal, NamedTuple
 
 from handcore.suit_tables import (
@@ -20,12 +28,15 @@ from handcore.suit_tables import (
     MAX_MELDS,
     POW,
     RANKS,
+    WILDS_EXTRA_AT,
+    WILDS_EXTRA_BIAS,
+    WILDS_NONE,
     ranks_of,
     suit_splits,
     suit_tables,
     untally,
 )
-from handcore.tiles import EVERY, Tile, TileSet
+from handcore.tiles import EVERY, STANDARD, Tile, TileSet
 
 Keys = tuple[int, ...]
 SevenPairsForm = Literal["quads", "distinct"]
@@ -34,6 +45,8 @@ _T = suit_tables()
 _COMPLETION = _T.completion
 _DISTANCE_ID = _T.distance_id
 _TALLY = _T.tally
+_WILDS_NEEDED = _T.wilds_needed
+_NO_EXTRA = 1 << 16  # above every wilds_needed value
 _SLOTS = 2 * (MAX_MELDS + 1)
 
 # Distance vectors of single suits, then of suits combined; ids index _VECTORS.
@@ -51,17 +64,21 @@ class Meld(NamedTuple):
 
 
 class Decomposition(NamedTuple):
-    """One way to split a complete hand: the pair and the concealed melds."""
+    """One way to split a complete hand: the pair and the concealed melds, and the tiles the
+    hand's wilds stand for in this split (the pair and melds include them)."""
 
     pair: Tile
     melds: tuple[Meld, ...]
+    wilds: tuple[Tile, ...] = ()
 
 
 class SevenPairs(NamedTuple):
-    """A seven-pairs hand: its pairs (a four-of-a-kind appears twice) and how many quads it uses."""
+    """A seven-pairs hand: its pairs (a four-of-a-kind appears twice), how many quads it uses
+    and the tiles its wilds stand for (the pairs include them)."""
 
     pairs: tuple[Tile, ...]
     quads_as_pairs: int
+    wilds: tuple[Tile, ...] = ()
 
 
 def keys_of(counts: Sequence[int], tileset: TileSet = EVERY) -> Keys:
@@ -78,6 +95,16 @@ def keys_of(counts: Sequence[int], tileset: TileSet = EVERY) -> Keys:
         for rank in range(RANKS):
             key += counts[start + rank] * POW[rank]
         keys.append(key)
+    return tuple(keys)
+
+
+def keys_of_tiles(tiles: Iterable[Tile], tileset: TileSet = STANDARD) -> Keys:
+    """The per-suit keys of ``tiles`` (``keys_of`` their counts, without building them)."""
+    keys = [0] * tileset.hand_blocks
+    if tileset.honour_block is not None:
+        keys[tileset.honour_block] = HONOUR
+    for tile in tiles:
+        keys[tile // RANKS] += POW[tile % RANKS]
     return tuple(keys)
 
 
@@ -107,8 +134,29 @@ def is_complete(keys: Keys) -> bool:
     return product_ == 2
 
 
-def decompositions(keys: Keys) -> list[Decomposition]:
-    """Every split of a complete hand into a pair and melds; empty if it is not complete."""
+def is_complete_with_wilds(keys: Keys, wilds: int) -> bool:
+    """``is_complete`` for a hand holding ``wilds`` wilds besides ``keys`` (a function of its
+    own, so that the wild-free check stays as quick as it was)."""
+    # The wilds complete every suit as melds but one, which takes the pair; wilds left over
+    # (three at a time) make melds of their own.
+    melds_only = 0
+    extra = _NO_EXTRA
+    for key in keys:
+        value = _WILDS_NEEDED[key]
+        melds_only += value & WILDS_NONE
+        if value < extra:
+            extra = value
+    needed = melds_only + (extra >> WILDS_EXTRA_AT) - WILDS_EXTRA_BIAS
+    return needed <= wilds and (wilds - needed) % 3 == 0
+
+
+def decompositions(keys: Keys, wilds: int = 0) -> list[Decomposition]:
+    """Every split of a complete hand into a pair and melds; empty if it is not complete.
+
+    With wilds, every way to replace them by tiles that completes the hand, each split.
+    """
+    if wilds:
+        return _wild_decompositions(keys, wilds) if is_complete_with_wilds(keys, wilds) else []
     if not is_complete(keys):
         return []
     splits = suit_splits()
@@ -128,17 +176,61 @@ def decompositions(keys: Keys) -> list[Decomposition]:
     return result
 
 
-def seven_pairs(keys: Keys, form: SevenPairsForm = "quads") -> SevenPairs | None:
-    """The hand as seven pairs, or None.  A 14-tile concealed hand is needed."""
+def _wild_decompositions(keys: Keys, wilds: int) -> list[Decomposition]:
+    """The splits of a complete hand with wilds: per suit, the ways ``k`` wilds complete it
+    (as melds, or melds and the pair), combined so that the wilds add up and one suit holds
+    the pair; then each completed hand's splits."""
+    options = []  # per suit: (wilds used, completion, completed key, the tiles they stand for)
+    for suit, key in enumerate(keys):
+        held = [(key // p) % 5 for p in POW]
+        base = key - key % HONOUR  # an honour block's wilds stand for honours only
+        found = []
+        for k in range(wilds + 1):
+            for ranks in combinations_with_replacement(range(ranks_of(key)), k):
+                counts = list(held)
+                for rank in ranks:
+                    counts[rank] += 1
+                if max(counts) > 4:
+                    continue
+                grown = base + sum(n * p for n, p in zip(counts, POW, strict=True))
+                if _COMPLETION[grown]:
+                    stand = tuple(suit * RANKS + rank for rank in ranks)
+                    found.append((k, _COMPLETION[grown], grown, stand))
+        options.append(found)
+    result = []
+    for choice in product(*options):
+        if sum(c[0] for c in choice) != wilds or [c[1] for c in choice].count(2) != 1:
+            continue
+        stand = tuple(tile for c in choice for tile in c[3])
+        result.extend(
+            Decomposition(d.pair, d.melds, stand)
+            for d in decompositions(tuple(c[2] for c in choice))
+        )
+    return result
+
+
+def seven_pairs(keys: Keys, form: SevenPairsForm = "quads", wilds: int = 0) -> SevenPairs | None:
+    """The hand as seven pairs, or None.  A 14-tile concealed hand is needed.
+
+    Wilds first pair the tiles held alone (an odd number of times, with quads); the others
+    make pairs of the lowest tiles the hand does not hold.
+    """
     tiles, pairs, distinct, _ = _tally(keys)
-    if tiles != 14 or (pairs if form == "quads" else distinct) != 7:
+    if tiles + wilds != 14 or (pairs if form == "quads" else distinct) + wilds < 7:
         return None
-    tiles: list[Tile] = []
+    counts = counts_of(keys)
+    lone = [t for t, n in enumerate(counts) if (n % 2 if form == "quads" else n == 1)]
+    if len(lone) > wilds or (form == "distinct" and max(counts) > 2):
+        return None
+    stand = lone + [t for t, n in enumerate(counts) if not n][: (wilds - len(lone)) // 2] * 2
+    for tile in stand:
+        counts[tile] += 1
+    result: list[Tile] = []
     quads = 0
-    for tile, n in enumerate(counts_of(keys)):
-        tiles.extend([tile] * (n // 2))
+    for tile, n in enumerate(counts):
+        result.extend([tile] * (n // 2))
         quads += n == 4
-    return SevenPairs(tuple(tiles), quads)
+    return SevenPairs(tuple(result), quads, tuple(sorted(stand)))
 
 
 def _tally(keys: Keys) -> tuple[int, int, int, int]:
@@ -185,46 +277,76 @@ def _hand_distances(keys: Keys) -> tuple[int, ...]:
     return found
 
 
-def shanten_standard(keys: Keys, melds: int = 0) -> int:
+def shanten_standard(keys: Keys, melds: int = 0, wilds: int = 0) -> int:
     """Shanten of the standard form: tiles to exchange, minus one (-1 complete, 0 ready)."""
-    return _hand_distances(keys)[2 * (MAX_MELDS - melds) + 1] - 1
+    return _hand_distances(keys)[2 * (MAX_MELDS - melds) + 1] - wilds - 1
 
 
-def shanten_seven_pairs(keys: Keys, form: SevenPairsForm = "quads", melds: int = 0) -> int | None:
+def shanten_seven_pairs(
+    keys: Keys, form: SevenPairsForm = "quads", melds: int = 0, wilds: int = 0
+) -> int | None:
     """Shanten of the seven-pairs form, or None when melds are exposed or tiles are too few."""
     tiles, pairs, distinct, kinds = _tally(keys)
-    if melds or tiles < 13:
+    if melds or tiles + wilds < 13:
         return None
-    return seven_pairs_shanten(form, pairs if form == "quads" else distinct, kinds)
+    if form == "quads":
+        return seven_pairs_shanten(form, pairs, kinds, wilds, tiles - 2 * pairs)
+    return seven_pairs_shanten(form, distinct, kinds, wilds, kinds - distinct)
 
 
-def seven_pairs_shanten(form: SevenPairsForm, pairs: int, kinds: int) -> int:
-    """Seven-pairs shanten from the pairs (as ``form`` counts them) and the distinct tiles held."""
+def seven_pairs_shanten(
+    form: SevenPairsForm, pairs: int, kinds: int, wilds: int = 0, lone: int = 0
+) -> int:
+    """Seven-pairs shanten from the pairs (as ``form`` counts them) and the distinct tiles held.
+
+    Each wild pairs a ``lone`` tile (held an odd number of times with quads, once with
+    distinct pairs), or else starts a new kind that the next wild pairs.
+    """
+    while wilds:
+        wilds -= 1
+        if lone:
+            lone -= 1
+            pairs += 1
+        else:
+            lone += 1
+            kinds += 1
     if form == "quads":
         return 6 - min(pairs, 7)
     return 6 - pairs + max(0, 7 - kinds)
 
 
-def shanten(keys: Keys, melds: int = 0, form: SevenPairsForm | None = "quads") -> int:
+def shanten(
+    keys: Keys, melds: int = 0, form: SevenPairsForm | None = "quads", wilds: int = 0
+) -> int:
     """The smaller of the standard and (unless ``form`` is None) the seven-pairs shanten."""
-    best = _hand_distances(keys)[2 * (MAX_MELDS - melds) + 1] - 1
+    best = _hand_distances(keys)[2 * (MAX_MELDS - melds) + 1] - wilds - 1
     if form is not None and not melds and best >= 0:
-        seven = shanten_seven_pairs(keys, form)
+        seven = shanten_seven_pairs(keys, form, 0, wilds)
         if seven is not None and seven < best:
             best = seven
     return best
 
 
-def is_winning(keys: Keys, form: SevenPairsForm | None = "quads") -> bool:
+def is_winning(keys: Keys, form: SevenPairsForm | None = "quads", wilds: int = 0) -> bool:
     """Complete in the standard form, or as seven pairs when ``form`` allows it."""
-    return is_complete(keys) or (form is not None and seven_pairs(keys, form) is not None)
+    complete = is_complete_with_wilds(keys, wilds) if wilds else is_complete(keys)
+    return complete or (form is not None and seven_pairs(keys, form, wilds) is not None)
 
 
 def waits(
-    keys: Keys, form: SevenPairsForm | None = "quads", copies: int = 4, playable: int = -1
+    keys: Keys,
+    form: SevenPairsForm | None = "quads",
+    copies: int = 4,
+    playable: int = -1,
+    wilds: int = 0,
 ) -> list[Tile]:
     """Tiles that would complete the hand; a tile the hand holds all copies of is no wait,
-    nor one out of ``playable`` (bits by tile id, ``TileSet.playable()``: all by default)."""
+    nor one out of ``playable`` (bits by tile id, ``TileSet.playable()``: all by default).
+
+    With wilds these are the tiles other than a wild; drawing a wild completes every ready hand.
+    """
+    if not wilds and _no_wait(keys, form):
+        return []
     result = []
     for suit, key in enumerate(keys):
         for rank in range(ranks_of(key)):
@@ -233,39 +355,100 @@ def waits(
             tile = suit * RANKS + rank
             if not playable >> tile & 1:
                 continue
-            if is_winning(add_tile(keys, tile), form):
+            if is_winning(add_tile(keys, tile), form, wilds):
                 result.append(tile)
     return result
 
 
-def count_complete_hands(
-    size: int = 14, suits: int = 3, form: Literal["standard"] | SevenPairsForm = "standard"
-) -> int:
-    """How many distinct concealed hands of ``size`` tiles over ``suits`` suits are complete.
+def _no_wait(keys: Keys, form: SevenPairsForm | None) -> bool:
+    """True when no one tile added can complete the hand, read from the tables: most hands
+    are not ready, and trying each of the 27 tiles costs far more."""
+    size, pairs, _, _ = _tally(keys)
+    if size % 3 != 1:
+        return True  # a complete hand has 3n + 2 tiles
+    if form is not None and size == 13 and pairs >= 6:
+        return False  # one tile may make seven pairs (a distinct pair is also one here)
+    if [_COMPLETION[key] for key in keys].count(0) >= 2:
+        return True  # one tile mends one suit at most
+    needed = (size - 1) // 3
+    return needed <= MAX_MELDS and _hand_distances(keys)[2 * needed + 1] > 1
 
-    Counted from the tables: suit keys are tallied by tile count, then the tallies of the
-    suits are combined.  For the standard form exactly one suit holds the pair.
+
+def count_complete_hands(
+    size: int = 14,
+    suits: int = 3,
+    form: Literal["standard"] | SevenPairsForm = "standard",
+    wilds: int = 0,
+    *,
+    ready: bool = False,
+    dealt: bool = False,
+) -> int:
+    """How many distinct concealed hands of ``size`` tiles over ``suits`` suits are complete
+    (or, with ``ready``, are ready: shanten 0), ``wilds`` of the tiles being wilds.
+
+    With ``dealt``, hands are counted as dealt from the physical tiles: a kind held ``c``
+    times in ``C(4, c)`` ways, and the wilds as ``wilds`` of four wild tiles.  Counted from
+    the tables: suit keys grouped by tile count and distance id (standard) or tally (seven
+    pairs, which needs 13 or 14 tiles), the groups of the suits then combined.
     """
-    # by_size[n][p]: suit keys of n tiles that are complete, holding p pairs (0 or 1)
-    by_size = [[0, 0] for _ in range(size + 1)]
-    for key, tally in enumerate(_TALLY):
-        if key >= HONOUR:  # suits only
-            break
-        n, pairs, distinct, _ = untally(tally)
-        if n > size:
-            continue
-        if form == "standard":
-            if _COMPLETION[key]:
-                by_size[n][_COMPLETION[key] - 1] += 1
-        elif 2 * (pairs if form == "quads" else distinct) == n:
-            by_size[n][0] += 1
-    # combine suit by suit: ways[n][p] hands of n tiles with p pairs among the suits so far
-    ways = [[1, 0]] + [[0, 0] for _ in range(size)]
+    seven = form != "standard"
+    if seven and size + ready != 14:
+        raise ValueError("seven pairs are counted over 14-tile hands (13 with ready)")
+    target = 0 if ready else -1
+    slot = 2 * ((size - 1) // 3) + 1
+    need = size - wilds
+    last = {}  # the last suit's groups by tile count
+    for m, stat, ways in _suit_groups(seven, dealt):
+        last.setdefault(m, []).append((stat, ways))
+    count = 0
+    for (n, stat), ways in _combined_groups(suits - 1, seven, dealt).items():
+        for suit_stat, suit_ways in last.get(need - n, ()):
+            if seven:
+                tiles, quad_pairs, distinct, kinds = untally(stat + suit_stat)
+                if form == "quads":
+                    pairs, lone = quad_pairs, tiles - 2 * quad_pairs
+                else:
+                    pairs, lone = distinct, kinds - distinct
+                shanten_ = seven_pairs_shanten(form, pairs, kinds, wilds, lone)
+            else:
+                shanten_ = _VECTORS[_combine(stat, suit_stat)][slot] - wilds - 1
+            if shanten_ == target:
+                count += ways * suit_ways
+    return count * comb(4, wilds) if dealt else count
+
+
+@cache
+def _combined_groups(suits: int, seven: bool, dealt: bool) -> dict[tuple[int, int], int]:
+    """Hands over ``suits`` suits of at most 14 tiles by (tiles, stat): how many (or their
+    dealt ways), stat being the combined distance id or the summed tally."""
+    ways = {(0, 0 if seven else _DISTANCE_ID[0]): 1}
     for _ in range(suits):
-        grown = [[0, 0] for _ in range(size + 1)]
-        for n, (none, one) in enumerate(ways):
-            for m, (suit_none, suit_one) in enumerate(by_size[: size + 1 - n]):
-                grown[n + m][0] += none * suit_none
-                grown[n + m][1] += none * suit_one + one * suit_none
+        grown: dict[tuple[int, int], int] = {}
+        for (n, stat), count in ways.items():
+            for m, suit_stat, suit_count in _suit_groups(seven, dealt):
+                if n + m <= 3 * MAX_MELDS + 2:
+                    key = (n + m, stat + suit_stat if seven else _combine(stat, suit_stat))
+                    grown[key] = grown.get(key, 0) + count * suit_count
         ways = grown
-    return ways[size][1] if form == "standard" else ways[size][0]
+    return ways
+
+
+@cache
+def _suit_groups(seven: bool, dealt: bool) -> tuple[tuple[int, int, int], ...]:
+    """(tiles, stat, number of keys or their dealt ways) over the keys of at most 14 tiles."""
+    import numpy as np
+
+    tally = np.frombuffer(_TALLY, dtype=np.int32)[:HONOUR]  # suits only
+    tiles = tally & 63
+    keep = tiles <= 3 * MAX_MELDS + 2
+    distance_id = np.frombuffer(_DISTANCE_ID, dtype=np.int16)[:HONOUR]
+    stat = tally if seven else distance_id.astype(np.int64)
+    weight = np.ones(len(tally), dtype=np.float64)
+    if dealt:
+        keys = np.arange(len(tally))
+        for power in POW:
+            weight *= np.array([comb(4, c) for c in range(5)])[keys // power % 5]
+    code = stat.astype(np.int64)[keep] * 16 + tiles[keep]
+    unique, inverse = np.unique(code, return_inverse=True)
+    totals = np.bincount(inverse.reshape(-1), weights=weight[keep])  # exact below 2**53
+    return tuple((int(c % 16), int(c // 16), round(w)) for c, w in zip(unique, totals, strict=True))

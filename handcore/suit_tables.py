@@ -13,6 +13,10 @@ adds ``POW[r]`` to the key.  For every key the tables hold:
 - ``tally``: how many tiles the key holds, its pairs (a four-of-a-kind is two), its
   distinct pairs and its distinct ranks, packed in bit fields so that the tallies of a
   hand's suits add up with one sum (see ``untally``).
+- ``wilds_needed``: the fewest wild tiles that complete the suit exactly as melds only
+  (``c0``) and as melds and a pair (``c1``), read from ``distance`` (an honour key's
+  wilds stand for honours only); packed for the
+  complete-check with wilds (see ``unpack_wilds_needed``).
 
 Honours make pungs and pairs but no sequences.  An honour block's key is ``HONOUR`` plus the
 same base-5 number over its seven ranks (1z..7z), so the tables cover the suits' keys and
@@ -52,7 +56,7 @@ HONOUR = KEY_SPACE
 TABLE_SIZE = KEY_SPACE + BASE**HONOUR_RANKS
 MAX_MELDS = 4
 MAX_SUIT_TILES = 3 * MAX_MELDS + 2
-TABLE_VERSION = "7"
+TABLE_VERSION = "8"
 
 # Bit fields of a tally: tiles (6 bits), pairs (5), distinct pairs (4), kinds (5).  The
 # sums over a hand's suits stay inside their fields: a hand has at most 14 tiles.
@@ -67,6 +71,18 @@ def untally(tally: int) -> tuple[int, int, int, int]:
         tally >> _DISTINCT_AT & 15,
         tally >> _KINDS_AT & 31,
     )
+
+
+# wilds_needed packs c0 in bits 0-4 and c1 - c0 + 32 above; 31 means "no number of wilds".
+WILDS_NONE = 31
+WILDS_EXTRA_AT = 5
+WILDS_EXTRA_BIAS = 32
+
+
+def unpack_wilds_needed(value: int) -> tuple[int, int]:
+    """(c0, c1) of a ``wilds_needed`` entry; 31 when the suit cannot be completed so."""
+    c0 = value & WILDS_NONE
+    return c0, min(WILDS_NONE, c0 + (value >> WILDS_EXTRA_AT) - WILDS_EXTRA_BIAS)
 
 
 CHOW = "chow"
@@ -331,6 +347,16 @@ def _build_arrays() -> dict[str, np.ndarray]:
     distance_id = np.zeros(TABLE_SIZE, dtype=np.int16)
     distance_id[in_hand] = ids.reshape(-1)
     signature, signatures = _signatures(digits, tiles, distance_id)
+    needed = []
+    for h in (0, 1):
+        # k wilds complete the suit exactly to m melds and h pairs when adding k tiles
+        # lets it contain them and leaves no tile over: distance == 3m + 2h - tiles.
+        best = np.full(TABLE_SIZE, WILDS_NONE, dtype=np.int16)
+        for m in range(MAX_MELDS + 1):
+            k = 3 * m + 2 * h - tiles
+            exact = (k >= 0) & (distance[2 * m + h] == k)
+            best = np.where(exact & (k < best), k, best)
+        needed.append(best)
     arrays = {
         "completion": completion,
         "distance_id": distance_id,
@@ -343,6 +369,7 @@ def _build_arrays() -> dict[str, np.ndarray]:
             | (digits >= 2).sum(axis=0, dtype=np.int32) << _DISTINCT_AT
             | (digits > 0).sum(axis=0, dtype=np.int32) << _KINDS_AT
         ),
+        "wilds_needed": needed[0] | (needed[1] - needed[0] + WILDS_EXTRA_BIAS) << WILDS_EXTRA_AT,
     }
     return arrays
 
@@ -359,6 +386,7 @@ class SuitTables:
     signatures: list[tuple[int, ...]]
     """(distance id, distance id after drawing each rank or -1), shared by many keys."""
     tally: Sequence[int]
+    wilds_needed: Sequence[int]
 
 
 def _as_list(values: np.ndarray) -> array | list[tuple[int, ...]]:

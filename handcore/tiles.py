@@ -355,3 +355,20 @@ WITH_HONOURS = TileSet(honours=tuple(range(1, HONOURS.size + 1)))
 """The 136-tile set: the 108 suited tiles and four of each of the seven honours."""
 EVERY = TileSet(honours=WITH_HONOURS.honours, flowers=tuple(range(1, FLOWERS.size + 1)))
 """Every tile a ruleset's set may hold, with the same ids: names any tile of any game."""
+
+
+WILD_MARK = "*"
+"""In a hand, a wild tile (癞子) whatever tile of the set is wild."""
+
+
+def parse_with_wilds(
+    tileset: TileSet, text: str, wild: Tile | None = None, *, check_copies: bool = True
+) -> tuple[list[Tile], int]:
+    """The tiles of ``text`` other than wilds, and how many wilds: each ``*`` is one, and so is
+    each copy of ``wild`` (the tile a ruleset makes wild).  Only wilds is a hand too."""
+    marks = text.count(WILD_MARK)
+    rest = text.replace(WILD_MARK, " ")  # columns stay where they were, for errors
+    tiles = tileset.parse(rest, check_copies=check_copies) if rest.strip() or not marks else []
+    if wild is None:
+        return tiles, marks
+    return [t for t in tiles if t != wild], marks + tiles.count(wild)

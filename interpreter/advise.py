@@ -41,6 +41,7 @@ from handcore.tiles import EVERY, STANDARD, Tile, TileSet
 from interpreter.agents import reading
 from interpreter.agents.defensive import DefensiveAgent
 from interpreter.agents.reading import View
+from interpreter.analysis import HandAnalysis, analyse_hand
 from interpreter.context import build_situation
 from interpreter.engine.narrate import WINDS
 
@@ -226,6 +227,18 @@ def observation(
         "void": tuple(voids),
         "ruleset": ruleset,
     }
+
+
+def shape_advice(
+    ruleset: Ruleset, hand: list[Tile], wilds: int, wild_tile: Tile | None,
+    melds: tuple[HandMeld, ...], visible: list[Tile], wilds_seen: int,
+) -> HandAnalysis:  # fmt: skip
+    """A hand holding wilds, by its shape: shanten, waits and discards with live copies
+    (the exposed melds' tiles count as seen), under the ruleset's seven-pairs form."""
+    in_melds = [t for m in melds for t in m.tiles]
+    form = reading.form_for(len(melds), reading.facts(ruleset).form)
+    return analyse_hand(hand, len(melds), visible + in_melds, form, ruleset.tileset,
+                        wilds, wild_tile, wilds_seen)  # fmt: skip
 
 
 def advise(

@@ -95,12 +95,14 @@ def situation(
     players: int,
     keys: tuple[int, ...] | None = None,
     chosen: Mapping[str, tuple[Any, ...]] | None = None,
+    **facts: Any,
 ) -> Situation:
     """What a choice's expressions see: the seat, its concealed tiles (``keys``; none
-    before the deal), the game, and the choices already made."""
+    before the deal), the game, the choices already made and other ``facts`` (after the
+    deal, ``opening_winners``)."""
     return build_situation(
         keys=keys, seat=seat, dealer=dealer, players=players,
-        options=ruleset.option_values, choices=chosen or {},
+        options=ruleset.option_values, choices=chosen or {}, **facts,
     )  # fmt: skip
 
 

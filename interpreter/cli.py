@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from handcore.tiles import EVERY, STANDARD, WITH_HONOURS, TileError
+from handcore.tiles import EVERY, STANDARD, WITH_HONOURS, TileError, TileSet
 from interpreter.check_cli import COMMANDS as CHECK_COMMANDS
 from interpreter.ruleset_cli import COMMANDS, ruleset_options
 
@@ -52,6 +52,24 @@ def cli() -> None:
     """mjrules: Chinese regional mahjong rules as data: analyse, validate, settle, simulate."""
 
 
+def wild_option(command: F) -> F:
+    """``--wild TILE``: the tile that is wild; a ``*`` in the tiles is a wild in any case."""
+    return click.option(
+        "--wild", default=None, metavar="TILE",
+        help="The tile that is wild (癞子), e.g. 5m: its copies in the tiles are wilds.",
+    )(command)  # fmt: skip
+
+
+def parse_wild(wild: str | None, tileset: TileSet = WITH_HONOURS) -> int | None:
+    """The tile named by ``--wild`` (of ``tileset``), or None."""
+    if wild is None:
+        return None
+    named = tileset.parse(wild)
+    if len(named) != 1:
+        fail(f"--wild {wild!r}: expected one tile, e.g. 5m")
+    return named[0]
+
+
 @cli.command()
 @click.argument("tiles")
 @click.option(
@@ -69,14 +87,19 @@ def cli() -> None:
     help="Seven-pairs form: a four-of-a-kind may count as two pairs (quads), "
     "pairs must differ (distinct), or no seven pairs.",
 )
+@wild_option
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
-def hand(tiles: str, melds: int, visible: str, seven_pairs: str, as_json: bool) -> None:
+def hand(
+    tiles: str, melds: int, visible: str, seven_pairs: str, wild: str | None, as_json: bool
+) -> None:
     """Analyse a hand: shanten, splits, waits with live copies, and a ranked discard table.
 
     TILES are the concealed tiles: 13 (or 14, to choose a discard) less three per exposed
     meld, written as 123m 456p 789s, with Chinese suits (123万 456筒 789条) or as Unicode
     tile characters.  Honours (1z-7z or 东南西北中发白) put the 136-tile set in play;
-    without them the tiles are the 108 suited ones.
+    without them the tiles are the 108 suited ones.  A * is a wild tile (癞子, e.g. a 红中
+    in 红中麻将), standing for any tile; so is every copy of the --wild tile.  Four wild
+    tiles exist.
 
     \b
     Examples:
@@ -84,21 +107,26 @@ def hand(tiles: str, melds: int, visible: str, seven_pairs: str, as_json: bool) 
       mjrules hand "123m 456p 789s 东东 中中"
       mjrules hand "1122m 3345p 67789s 9s" --visible "9s 9s"
       mjrules hand "123万 55筒 789条" --melds 2 --json
+      mjrules hand "123m 456p 78s 11m 9p **"
+      mjrules hand "1123m 456p 78s 5m 11s" --wild 5m
     """
+    from handcore.tiles import parse_with_wilds
     from interpreter.analysis import HandError, analyse_hand
 
     try:
-        concealed = WITH_HONOURS.parse(tiles)
-        seen = WITH_HONOURS.parse(visible) if visible.strip() else []
-        # Honours held or seen are in play; else the tiles are the 108 suited ones.
-        honours = any(map(WITH_HONOURS.is_honour, (*concealed, *seen)))
-        report = analyse_hand(
-            concealed,
-            melds,
-            seen,
-            None if seven_pairs == "none" else seven_pairs,
-            WITH_HONOURS if honours else STANDARD,
+        wild_tile = parse_wild(wild)
+        concealed, wilds = parse_with_wilds(WITH_HONOURS, tiles, wild_tile)
+        seen, wilds_seen = (
+            parse_with_wilds(WITH_HONOURS, visible, wild_tile) if visible.strip() else ([], 0)
         )
+        # Honours held, seen or wild are in play; else the tiles are the 108 suited ones.
+        named = (*concealed, *seen, *(() if wild_tile is None else (wild_tile,)))
+        honours = any(map(WITH_HONOURS.is_honour, named))
+        report = analyse_hand(
+            concealed, melds, seen, None if seven_pairs == "none" else seven_pairs,
+            WITH_HONOURS if honours else STANDARD,
+            wilds=wilds, wild_tile=wild_tile, wilds_seen=wilds_seen,
+        )  # fmt: skip
     except TileError as error:
         fail(f"{error}\n{error.pointer()}")
     except HandError as error:
@@ -127,55 +155,97 @@ def hand(tiles: str, melds: int, visible: str, seven_pairs: str, as_json: bool) 
 @click.option("--samples", default=200, show_default=True, type=click.IntRange(10, 10_000),
               help="Playouts for hands not ready.")  # fmt: skip
 @click.option("--unicode", is_flag=True, help="Show tiles as tile characters.")
+@wild_option
 @click.option("--json", "as_json", is_flag=True, help="Print the advice as JSON.")
 def advise(
     ruleset: str, tiles: str, settings: tuple[str, ...], preset: str | None, melds: str,
     visible: str, rivers: tuple[str, ...], seat: str, dealer: str, void: str | None,
-    draws: int, samples: int, unicode: bool, as_json: bool,
+    draws: int, samples: int, unicode: bool, wild: str | None, as_json: bool,
 ) -> None:  # fmt: skip
     """Which tile to discard under a ruleset: distance, live tiles, chances, value, danger.
 
     TILES are the concealed tiles (14 less three per meld to choose a discard, or 13 to
     judge the hand as it stands).  Readiness, values and hand types are the ruleset's own.
+    With wilds (a * in TILES, or the --wild tile), the advice is the shape's: shanten,
+    waits and discards with live copies, under the ruleset's seven-pairs form.
 
     \b
     Examples:
       mjrules advise REGION/VERSION "123m 456p 789s 11m 23p"
       mjrules advise REGION/VERSION "1123m 2356p 455789s" --river "南:19p 4s" --json
+      mjrules advise REGION/VERSION "123m 456p 789s 1m 23p **"
     """
+    from handcore.tiles import parse_with_wilds
     from interpreter.advise import AdviceError, observation, parse_melds, parse_seat
     from interpreter.advise import advise as advise_hand
+    from interpreter.analysis import HandError
 
     rules = _load_ruleset(ruleset, settings, preset)
     tileset = rules.tileset
     try:
         me, deals = parse_seat(seat), parse_seat(dealer)
+        wild_tile = parse_wild(wild, tileset)
         discards = {}
         for item in rivers:
             who, sep, text = item.partition(":")
             if not sep:
                 fail(f"--river {item!r}: expected SEAT:TILES")
             discards[parse_seat(who)] = (
-                tileset.parse(text, check_copies=False) if text.strip() else []
-            )
+                parse_with_wilds(tileset, text, wild_tile, check_copies=False)
+                if text.strip() else ([], 0)
+            )  # fmt: skip
+        hand, wilds = parse_with_wilds(tileset, tiles, wild_tile)
+        seen, wilds_seen = (
+            parse_with_wilds(tileset, visible, wild_tile, check_copies=False)
+            if visible.strip() else ([], 0)
+        )  # fmt: skip
+        if wilds or wilds_seen or wild_tile is not None or any(n for _, n in discards.values()):
+            _advise_with_wilds(rules, hand, wilds, wild_tile, parse_melds(melds, tileset),
+                               seen, wilds_seen, discards, as_json)  # fmt: skip
+            return
+        discards = {q: river for q, (river, _) in discards.items()}
         suits = [s.letter for s in STANDARD.suits]
         if void is not None and void not in suits:
             fail(f"--void {void!r}: expected one of {', '.join(suits)}")
         obs = observation(
-            rules, tileset.parse(tiles), parse_melds(melds, tileset),
-            tileset.parse(visible, check_copies=False) if visible.strip() else [], me, deals,
-            discards,
+            rules, hand, parse_melds(melds, tileset), seen, me, deals, discards,
             None if void is None else suits.index(void),
         )  # fmt: skip
         result = advise_hand(rules, obs, draws, samples)
     except TileError as error:
         fail(f"{error}\n{error.pointer()}")
-    except AdviceError as error:
+    except (AdviceError, HandError) as error:
         fail(str(error))
     if as_json:
         echo_json(result.to_json())
     else:
         click.echo(result.to_text(unicode))
+
+
+def _advise_with_wilds(
+    rules: Ruleset, hand: list[int], wilds: int, wild_tile: int | None, melds: tuple,
+    seen: list[int], wilds_seen: int, rivers: dict[int, tuple[list[int], int]], as_json: bool,
+) -> None:  # fmt: skip
+    """The shape's advice for a hand with wilds: the ruleset's win test, values and danger
+    do not read wilds, so only its seven-pairs form is taken from it."""
+    from interpreter.advise import shape_advice
+
+    for river, n in rivers.values():
+        seen, wilds_seen = seen + river, wilds_seen + n
+    report = shape_advice(rules, hand, wilds, wild_tile, melds, seen, wilds_seen)
+    best = report.discards[0].tile if report.discards and report.shanten >= 0 else None
+    recommend = None if best is None else report.name(best)
+    note = "shape only: the ruleset's values, chances and danger do not count wilds"
+    if report.shanten < 0:
+        note = f"complete in shape: a win; {note}"
+    if as_json:
+        echo_json({"ruleset": rules.id, **report.to_json(), "recommend": recommend,
+                   "reason": note})  # fmt: skip
+        return
+    click.echo(f"{rules.id}: {note}")
+    click.echo(report.to_text())
+    if recommend is not None:
+        click.echo(f"\nrecommend {recommend}: lowest shanten, then most live accepted tiles")
 
 
 @cli.command()
@@ -750,15 +820,13 @@ def compare(
       mjrules compare REGION/VERSION REGION/OTHER --agents simple --json
       mjrules compare REGION/VERSION --set-b cap=6he --plot effects.png
     """
-    from interpreter.compare import Setting
+    from interpreter.compare import Run, Setting
     from interpreter.compare import compare as run
 
     a = Setting(ruleset_a, (*settings, *settings_a), preset_a or preset)
     b = Setting(ruleset_b or ruleset_a, (*settings, *settings_b), preset_b or preset)
-    kept = _cache_folder(cache, no_cache)
-    result = _analysis(
-        lambda: run(a, b, games, seed, agents, workers, scheduler, chunk, cache=kept), plot
-    )
+    where = Run(workers, scheduler, chunk, cache=_cache_folder(cache, no_cache))
+    result = _analysis(lambda: run(a, b, games, seed, agents, where), plot)
     title = " − ".join(
         f"{x}: {' '.join((s.ruleset, *s.settings))}" for x, s in (("B", b), ("A", a))
     )
@@ -811,17 +879,14 @@ def sweep(
       mjrules sweep REGION/VERSION --vary birds=0,1,2,4,6 --games 2000 --plot birds.png
       mjrules sweep REGION/VERSION --vary all --metric points_moved_mean --json
     """
-    from interpreter.compare import SWEEP_METRICS, Setting
+    from interpreter.compare import SWEEP_METRICS, Run, Setting
     from interpreter.compare import sweep as run
 
     base = Setting(ruleset, settings, preset)
-    metrics = chosen or SWEEP_METRICS
-    kept = _cache_folder(cache, no_cache)
+    where = Run(workers, scheduler, chunk, cache=_cache_folder(cache, no_cache))
     result = _analysis(
-        lambda: run(base, vary, games, seed, agents, metrics, workers, scheduler, chunk,
-                    cache=kept),
-        plot,
-    )  # fmt: skip
+        lambda: run(base, vary, games, seed, agents, chosen or SWEEP_METRICS, where), plot
+    )
     _report(result, as_json, plot, f"{ruleset}: effect of each option against the reference\n"
             f"{games:,} hands per setting, seed {seed}, bots {agents}")  # fmt: skip
 
@@ -873,16 +938,12 @@ def tactics(
       mjrules tactics REGION/A REGION/B --agents value --policy claim_margin=0.6,0.3,1
       mjrules tactics REGION/VERSION --agents defensive --policy defence=0,0.7,1 --plot d.png
     """
-    from interpreter.compare import Setting
+    from interpreter.compare import Run, Setting
     from interpreter.tactics import tactics as run
 
     sides = [Setting(r, settings, preset) for r in rulesets]
-    kept = _cache_folder(cache, no_cache)
-    result = _analysis(
-        lambda: run(sides, policies, agents, games, seed, workers, scheduler, chunk,
-                    cache=kept),
-        plot,
-    )  # fmt: skip
+    where = Run(workers, scheduler, chunk, cache=_cache_folder(cache, no_cache))
+    result = _analysis(lambda: run(sides, policies, agents, games, seed, where), plot)
     _report(result, as_json, plot, f"{', '.join(rulesets)}: policies against {agents} bots\n"
             f"{games:,} walls, seed {seed}")  # fmt: skip
 

@@ -358,16 +358,29 @@ class Setting:
     preset: str | None = None
 
 
+@dataclass(frozen=True)
+class Run:
+    """Where and how hands are played, which changes no figure: worker processes (None: all
+    cores), a Dask scheduler (address or client) instead of local processes, hands per task,
+    a progress bar on stderr, and a results folder whose kept hands are reused."""
+
+    workers: int | None = None
+    scheduler: Any = None
+    chunk: int | None = None
+    progress: bool = True
+    cache: Path | None = None
+
+
+LOCAL = Run()
+"""The default: all local cores, a progress bar, no results folder."""
+
+
 def play(
     setting: Setting,
     games: int,
     seed: int,
     agents: str,
-    workers: int | None = None,
-    scheduler: Any = None,
-    chunk: int | None = None,
-    progress: bool = True,
-    cache: Path | None = None,
+    run: Run = LOCAL,
 ) -> tuple[pd.DataFrame, dict[str, str], Ruleset]:
     """Simulate ``games`` hands (``simulate``'s machinery, seeds and workers) and return their
     per-hand table, their provenance and the loaded ruleset.  Rows become numbers chunk by
@@ -382,10 +395,10 @@ def play(
 
     spec, loaded = sim.make_spec(setting.ruleset, seed, agents, setting.settings, setting.preset)
     about = sim.spec_provenance(spec)
-    if cache is not None:
-        kept = results.load(cache, "hands", about, games)
+    if run.cache is not None:
+        kept = results.load(run.cache, "hands", about, games)
         if kept is not None:
-            reused(f"{games:,} hands of {about['ruleset']}", cache, progress)
+            reused(f"{games:,} hands of {about['ruleset']}", run)
             return kept, about, loaded
     players = Rules(loaded).players
     parts: list[pd.DataFrame] = []
@@ -393,17 +406,18 @@ def play(
     def keep(rows: list[dict[str, Any]]) -> None:
         parts.append(hand_table(rows, players))
 
-    sim.run_to(spec, games, players, keep, workers, scheduler, None, progress, chunk)
+    sim.run_to(spec, games, players, keep, run.workers, run.scheduler, None, run.progress,
+               run.chunk)  # fmt: skip
     table = pd.concat(parts, ignore_index=True).fillna(0.0)  # hand types a chunk did not see
-    if cache is not None:
-        results.store(cache, "hands", about, table)
+    if run.cache is not None:
+        results.store(run.cache, "hands", about, table)
     return table, about, loaded
 
 
-def reused(what: str, cache: Path, progress: bool) -> None:
+def reused(what: str, run: Run) -> None:
     """Say on stderr that results were read, not played (with the progress bar's output)."""
-    if progress:
-        print(f"mjrules: {what} read from the results in {cache}", file=sys.stderr)
+    if run.progress:
+        print(f"mjrules: {what} read from the results in {run.cache}", file=sys.stderr)
 
 
 def _enough(games: int) -> None:
@@ -490,11 +504,7 @@ def compare(
     games: int,
     seed: int,
     agents: str,
-    workers: int | None = None,
-    scheduler: Any = None,
-    chunk: int | None = None,
-    progress: bool = True,
-    cache: Path | None = None,
+    run: Run = LOCAL,
 ) -> Comparison:
     """Play ``games`` hands of A and of B on the same walls and compare them metric by metric
     (with a ``cache`` folder, reusing the hands a run of the same inputs kept there)."""
@@ -505,8 +515,8 @@ def compare(
     check_pairable(*(  # every input checked before a hand is played
         sim.make_spec(side.ruleset, seed, agents, side.settings, side.preset)[1] for side in (a, b)
     ))  # fmt: skip
-    ta, about_a, ra = play(a, games, seed, agents, workers, scheduler, chunk, progress, cache)
-    tb, about_b, rb = play(b, games, seed, agents, workers, scheduler, chunk, progress, cache)
+    ta, about_a, ra = play(a, games, seed, agents, run)
+    tb, about_b, rb = play(b, games, seed, agents, run)
     names = {**hand_names(ra), **hand_names(rb)}
     players = len(json.loads(about_a["agents"]))
     chosen = metrics(players, (ta, tb), names)
@@ -631,11 +641,7 @@ def sweep(
     seed: int,
     agents: str,
     chosen: Sequence[str] = SWEEP_METRICS,
-    workers: int | None = None,
-    scheduler: Any = None,
-    chunk: int | None = None,
-    progress: bool = True,
-    cache: Path | None = None,
+    run: Run = LOCAL,
 ) -> Sweep:
     """Each option of ``vary`` (``NAME=V1,V2,…`` or ``all``) set to each of its values, the
     others left at ``base``; every setting played on the same walls as ``base`` (the
@@ -662,8 +668,7 @@ def sweep(
     }
     for s in settings.values():  # every setting checked before a hand is played
         sim.make_spec(s.ruleset, seed, agents, s.settings, s.preset)
-    where = (workers, scheduler, chunk, progress, cache)
-    reference, about, ruleset = play(base, games, seed, agents, *where)
+    reference, about, ruleset = play(base, games, seed, agents, run)
     names = hand_names(ruleset)
     points = []
     resamples = resamples_for(len(chosen) * (len(settings) - len(values)))
@@ -671,7 +676,7 @@ def sweep(
         if loaded.options[name].parse(v) == loaded.options[name].value:
             points.append(Point(name, v, True, []))
             continue
-        table, _, _ = play(setting, games, seed, agents, *where)
+        table, _, _ = play(setting, games, seed, agents, run)
         ms = {m.id: m for m in metrics(players, (reference, table), names)}
         picked = [ms[m] for m in chosen if m in ms]
         effects = paired_effects(reference, table, picked, seed, resamples)

@@ -40,7 +40,8 @@ class Win:
 
 @dataclass(frozen=True)
 class Unfinished:
-    """A player still in the game when the wall ran out: their concealed tiles and melds."""
+    """A player still in the game when the wall ran out (or a seat left): their concealed
+    tiles and melds."""
 
     seat: int
     concealed: tuple[Tile, ...]
@@ -71,7 +72,7 @@ class HandRecord:
     bird_dice: tuple[int, ...] = ()
     kongs: tuple[Kong, ...] = ()
     unfinished: tuple[Unfinished, ...] = ()
-    """Players still in when the wall ran out, for the end-of-wall payments."""
+    """Players still in when the wall ran out (or ``leaver`` left), for the payments then."""
     dealers: frozenset[int] = frozenset()
     """Every seat dealing this hand: the dealer, and more under rules with several dealers."""
     paid_kongs: tuple[Kong, ...] = ()
@@ -85,6 +86,12 @@ class HandRecord:
     """The tiles face up on the table when the hand is won, the winning tile left out."""
     choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     """Each choice's value per seat (``choice.NAME(seat)``); a choice left out has its default."""
+    false_wins: tuple[int, ...] = ()
+    """Seats that claimed a win their hand does not make (诈胡), for the rules at false_win."""
+    leaver: int = NOBODY
+    """The seat that left the hand before its end (逃跑), for the rules at escape."""
+    wall_left: int = 0
+    """The tiles left to draw when ``leaver`` left."""
 
     def __post_init__(self) -> None:
         if not self.dealers:

@@ -28,6 +28,20 @@ _VERBS = {"discard": "discard", "win": "WIN (胡)", "kong": "kong (杠)", "pung"
 """The engine's own actions; a choice of the ruleset is shown by its name (``piao 2``)."""
 
 
+def _claim(obs: Any, legal: Sequence[Action]) -> Action | None:
+    """``hu``: the win if the hand makes one, else a false claim (none while choosing)."""
+    win = next((a for a in legal if a.kind == "win"), None)
+    return win or (None if obs.get("choice") else Action("false_win"))
+
+
+_OUTSIDE: dict[str, Callable[[Any, Sequence[Action]], Action | None]] = {
+    "hu": _claim,
+    "escape": lambda obs, legal: Action("escape"),
+}
+"""Answers beyond the menu: claiming a win whatever the hand, leaving the hand (the
+ruleset's payment rules at ``false_win`` and ``escape`` say what they cost)."""
+
+
 class Quit(Exception):
     """The person left the game (``q``) or the input ended."""
 
@@ -103,6 +117,12 @@ class HumanAgent:
             if answer == "?":
                 self._say(self.advice(obs))
                 continue
+            if answer in _OUTSIDE:
+                claim = _OUTSIDE[answer](obs, legal)
+                if claim is not None:
+                    return claim
+                self._say("no win can be claimed while choosing")
+                continue
             choice = self._choice(answer, legal)
             if choice is not None:
                 return choice
@@ -174,7 +194,10 @@ class HumanAgent:
                               else EVERY.name(a.tile))  # fmt: skip
             option = f" ({a.option})" if a.option else ""
             items.append(f"{i}) {what}{tile}{option}")
-        return "  ".join(items) + "\nchoose a number (a tile name discards it; ? advice; q quits):"
+        return "  ".join(items) + (
+            "\nchoose a number (a tile name discards it; ? advice; hu claims a win; escape "
+            "leaves the hand; q quits):"
+        )
 
     def advice(self, obs: Any) -> str:
         from interpreter.advise import AdviceError, advise

@@ -51,12 +51,15 @@ def allowed(ruleset: Ruleset) -> bool:
 
 
 def opening_situation(
-    ruleset: Ruleset, dealer: int, players: int, seat: int, tiles: Sequence[Tile]
-) -> Situation:
-    """The situation an opening hand of ``seat`` holding ``tiles`` is judged in."""
+    ruleset: Ruleset, dealer: int, players: int, seat: int, tiles: Sequence[Tile],
+    choices: Mapping[str, tuple[Any, ...]] | None = None,
+) -> Situation:  # fmt: skip
+    """The situation an opening hand of ``seat`` holding ``tiles`` is judged in (``choices``:
+    those made, which its payment and ``declared`` may read)."""
     return build_situation(
         tiles=tiles, opening=True, winner=seat, dealer=dealer,
         players=players, options=ruleset.option_values, tileset=ruleset.tileset,
+        choices=choices or {},
     )  # fmt: skip
 
 
@@ -165,12 +168,14 @@ def settle_opening(
     ruleset: Ruleset, dealer: int, players: int, hands: Sequence[Sequence[Tile]],
     birds: Sequence[Tile] = (), bird_dice: Sequence[int] = (),
     found: Sequence[Sequence[OpeningHand]] | None = None,
+    choices: Mapping[str, tuple[Any, ...]] | None = None,
 ) -> list[Payment]:  # fmt: skip
     """The payments for every seat's opening hands (``hands``: each seat's dealt tiles).
 
     ``birds`` are the bird tiles (``birds: wall``) or ``bird_dice`` the dice rolled
     (``birds: dice``); the same birds serve every seat.  ``found`` may pass what
-    :func:`find_opening` returned, to avoid judging the hands twice."""
+    :func:`find_opening` returned, to avoid judging the hands twice; ``choices`` the
+    choices made before the deal (a stake the adjustments add, 飘)."""
     if found is None:
         found = find_opening(ruleset, dealer, players, hands)
     spec = section(ruleset)
@@ -180,7 +185,7 @@ def settle_opening(
     for seat, seat_hands in enumerate(found):
         if not seat_hands:
             continue
-        situation = opening_situation(ruleset, dealer, players, seat, hands[seat])
+        situation = opening_situation(ruleset, dealer, players, seat, hands[seat], choices)
         hits = bird_hits(ruleset, dealer, players, seat, birds, bird_dice)
         counted = bird_tiles(ruleset, dealer, players, seat, birds, bird_dice)
         scored = replace(situation, bird_hits=hits, bird_tiles=counted)

@@ -24,7 +24,7 @@ KEYS = (
     "version", "ruleset", "options", "players", "dealer", "dealers", "wins", "birds",
     "bird_dice", "kongs", "in_game", "unfinished", "source", "quote", "note", "expect",
     "document_arithmetic_wrong", "unsupported", "choices", "kong_provider", "last_tile_taker",
-    "last_tile_offered", "visible",
+    "last_tile_offered", "visible", "false_wins", "escape",
 )  # fmt: skip
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
 TABLE_SEATS = ("kong_provider", "last_tile_taker", "last_tile_offered")
@@ -102,7 +102,10 @@ class _Reader:
         if options is not None and options.kind != "map":
             self.error("options is a mapping of option names to values", options)
         unfinished = self.unfinished(root.value.get("unfinished"), players)
-        wins = self.wins(root.value.get("wins"), players, root, required=not unfinished)
+        penalties = self.penalties(root, players)
+        wins = self.wins(
+            root.value.get("wins"), players, root, required=not unfinished and not penalties
+        )
         birds = self.tiles_list(root.value.get("birds"))
         dice = self.dice(root.value.get("bird_dice"))
         in_game_node = root.value.get("in_game")
@@ -116,6 +119,7 @@ class _Reader:
         visible = self.tiles_list(root.value.get("visible"))
         choices = self.choices(root.value.get("choices"), players)
         self.consistent(wins, unfinished, in_game, in_game_node)
+        self.penalties_consistent(root, penalties, unfinished, in_game)
         self.copies(wins, birds, unfinished)
         if self.problems.has_errors:
             raise ScenarioError(self.problems.items)
@@ -132,6 +136,7 @@ class _Reader:
             visible=tuple(t for t, _ in visible),
             **table,
             choices=choices,
+            **penalties,
         )
         return Scenario(
             path=self.path,
@@ -342,6 +347,40 @@ class _Reader:
             self.error(f"{len(melds)} melds: at most four", node)
         return melds
 
+    def penalties(self, root: Node, players: int) -> dict[str, Any]:
+        """``false_wins: [seats]`` and ``escape: {seat: N, wall: tiles left}``."""
+        found: dict[str, Any] = {}
+        false_wins = root.value.get("false_wins")
+        if false_wins is not None:
+            found["false_wins"] = tuple(self.seat(n, players) for n in self.sequence(false_wins))
+        escape = root.value.get("escape")
+        if escape is None:
+            return found
+        if escape.kind != "map" or "seat" not in escape.value:
+            self.error("escape is {seat: N, wall: tiles left to draw}", escape)
+            return found
+        self.unknown_keys(escape, ("seat", "wall"))
+        found["leaver"] = self.seat(escape.value["seat"], players)
+        found["wall_left"] = self.integer(escape, "wall", 0, 0, 144)
+        return found
+
+    def penalties_consistent(
+        self, root: Node, found: dict[str, Any], unfinished: list[Unfinished],
+        in_game: frozenset[int],
+    ) -> None:  # fmt: skip
+        """A seat that claims or leaves is still playing; the leaver's hand is not given."""
+        leaver = (found["leaver"],) if "leaver" in found else ()
+        for key, seats in (("false_wins", found.get("false_wins", ())), ("escape", leaver)):
+            for seat in seats:
+                if seat not in in_game:
+                    self.error(f"{key}: seat {seat} is not in in_game", root.value[key])
+        if "leaver" in found and any(h.seat == found["leaver"] for h in unfinished):
+            self.error(
+                f"unfinished: seat {found['leaver']} left (escape): only the hands of the "
+                "seats still in are given",
+                root.value["unfinished"],
+            )
+
     def unfinished(self, node: Node | None, players: int) -> list[Unfinished]:
         found = []
         for item in self.sequence(node):
@@ -430,7 +469,7 @@ class _Reader:
                 self.problems.error(
                     f"unfinished: seat {hand.seat} is not in in_game",
                     where,
-                    expected="the seats still playing when the wall ran out",
+                    expected="the seats still playing when the wall ran out or a seat left",
                 )
             seen.add(hand.seat)
 

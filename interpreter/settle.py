@@ -5,21 +5,23 @@ Everything a rule may change is read from the ruleset: which hand types a win ha
 add-ons (``modifiers``), what a win pays (``payment``, ``birds``), the payment rules that
 fire at the moments of a hand (``payments``) and the adjustments to every payment
 (``adjustments``).  This module only applies them in order: each win's hand types, value
-and own payment; the rules at each kong; the rules at each win; the rules when the wall
-runs out; the rules when the hand ends; every payment adjusted as it is made.
+and own payment; the rules at each kong; the rules at each win; the rules at each false
+win claim; the rules when a seat leaves, or else when the wall runs out; the rules when the
+hand ends; every payment between players adjusted as it is made (one into the pot is not).
 """
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
+from dsl import syntax
 from dsl.problems import Location
 from dsl.ruleset import Ruleset
-from dsl.situation import NOBODY, HandMeld, Situation
+from dsl.situation import NOBODY, POT, HandMeld, Situation
+from dsl.vocabulary import HAND_ONLY
 from handcore import shapes
 from handcore.tiles import EVERY, RANKS, Tile, TileSet
 from interpreter import prefilter
@@ -72,15 +74,23 @@ class Settlement:
     bird_hits: Mapping[int, int] = field(default_factory=dict)
     taken: int = 0
     """How many payments made at kongs a rule ``over: kong`` took up (moved on, returned)."""
+    taken_kongs: tuple[Kong, ...] = ()
+    """The paid kongs (``HandRecord.paid_kongs``) whose money a rule took up."""
 
     @property
     def deltas(self) -> list[int]:
-        """Net change per seat: what it receives less what it pays."""
+        """Net change per seat: what it receives less what it pays (into the pot too)."""
         net = [0] * self.players
         for p in self.payments:
             net[p.payer] -= p.amount
-            net[p.payee] += p.amount
+            if p.payee != POT:
+                net[p.payee] += p.amount
         return net
+
+    @property
+    def pot(self) -> int:
+        """What was paid into the pot: the deltas add up to minus this."""
+        return sum(p.amount for p in self.payments if p.payee == POT)
 
     def to_json(self, tileset: TileSet = EVERY) -> dict[str, Any]:
         return {
@@ -100,17 +110,28 @@ class Settlement:
             ],
             "birds": {str(seat): n for seat, n in sorted(self.bird_hits.items())},
             "payments": [
-                {"from": p.payer, "to": p.payee, "amount": p.amount, "reasons": list(p.reasons)}
+                {
+                    "from": p.payer,
+                    "to": payee_json(p.payee),
+                    "amount": p.amount,
+                    "reasons": list(p.reasons),
+                }
                 for p in self.payments
             ],
             "deltas": self.deltas,
         }
 
 
+def payee_json(payee: int) -> int | str:
+    """A payee as settlement output and the event log write it: a seat, or ``"pot"``."""
+    return "pot" if payee == POT else payee
+
+
 def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
     """Settle every win of the scenario, then the payment rules of its moments."""
+    _check_table(ruleset, scenario)
     tileset = ruleset.tileset
-    options = ruleset.option_values
+    options = _options(ruleset)
     winners = frozenset(w.seat for w in scenario.wins)
     hits, bird_tiles = _bird_hits(ruleset, scenario, options)
     wins: list[WinResult] = []
@@ -127,7 +148,12 @@ def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
         scored = _scored(situations[0], result)
         scored_wins.append(scored)
         payments.extend(adjust(ruleset, "win", scored, _win_payments(ruleset, scored, result)))
-    held = [p for kong in scenario.paid_kongs for p in _at_kong(ruleset, scenario, kong)]
+    held: list[Payment] = []
+    paid_for: dict[int, Kong] = {}  # the paid kong of each held payment, by its id
+    for kong in scenario.paid_kongs:
+        made = _at_kong(ruleset, scenario, kong)
+        held.extend(made)
+        paid_for.update((id(p), kong) for p in made)
     for kong in scenario.kongs:
         made = _at_kong(ruleset, scenario, kong)
         payments.extend(made)
@@ -138,15 +164,28 @@ def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
         payments.extend(fire(ruleset, "win", scored, held, mine))
         taken |= mine
     held = [p for p in held if id(p) not in taken]
-    if scenario.unfinished:
-        payments.extend(fire(ruleset, "wall_end", _at_wall_end(ruleset, scenario), held, taken))
-    return Settlement(scenario.players, tuple(wins), tuple(payments), hits, len(taken))
+    for claimer in scenario.false_wins:
+        situation = _table(scenario, options, players_in_game=scenario.in_game, claimer=claimer)
+        payments.extend(fire(ruleset, "false_win", situation, held, taken))
+    held = [p for p in held if id(p) not in taken]
+    if scenario.leaver != NOBODY:
+        known = {"leaver": scenario.leaver, "wall_left": scenario.wall_left}
+        situation = _hands_still_in(ruleset, scenario, scenario.in_game, "escape", known)
+        payments.extend(fire(ruleset, "escape", situation, held, taken))
+    elif scenario.unfinished:
+        still_in = frozenset(h.seat for h in scenario.unfinished)
+        situation = _hands_still_in(ruleset, scenario, still_in, "wall_end", {})
+        payments.extend(fire(ruleset, "wall_end", situation, held, taken))
+    gone = {id(paid_for[i]): paid_for[i] for i in taken if i in paid_for}
+    return Settlement(
+        scenario.players, tuple(wins), tuple(payments), hits, len(taken), tuple(gone.values())
+    )
 
 
 def settle_hand_end(ruleset: Ruleset, scenario: HandRecord, winners: frozenset[int]) -> Settlement:
     """The payments of the rules at ``hand_end``: the seats still in and the hand's winners."""
     situation = _table(
-        scenario, ruleset.option_values, players_in_game=scenario.in_game, winners=winners
+        scenario, _options(ruleset), players_in_game=scenario.in_game, winners=winners
     )
     return Settlement(scenario.players, (), tuple(fire(ruleset, "hand_end", situation)))
 
@@ -227,16 +266,22 @@ def fire(
 
 
 def _with(situation: Situation, **known: Any) -> Situation:
-    """``situation`` knowing more for settlement (``known``; ``payer``, ``payee`` as seats).
-
-    A copy with those fields set: nothing derived from the hand depends on them, so the
-    facts already worked out stay (and the copy costs far less than ``replace``)."""
-    new = copy.copy(situation)
-    for seat in ("payer", "payee"):
-        if seat in known:
-            object.__setattr__(new, seat, known.pop(seat))
+    """``situation`` knowing more for settlement (``known``; ``payer``, ``payee`` as seats)."""
+    seats = {seat: known.pop(seat) for seat in ("payer", "payee") if seat in known}
     if known:
-        object.__setattr__(new, "settling", {**(situation.settling or {}), **known})
+        seats["settling"] = {**(situation.settling or {}), **known}
+    return _set(situation, **seats)
+
+
+def _set(situation: Situation, **fields: Any) -> Situation:
+    """A copy of ``situation`` with ``fields`` set, for fields no fact derived from the hand
+    depends on (seats being paid, the hand types found, the value): the facts already worked
+    out stay, and the copy costs far less than ``replace`` (made as ``copy.copy`` makes it,
+    without its generic steps)."""
+    new = object.__new__(Situation)
+    new.__dict__.update(situation.__dict__)
+    for name, value in fields.items():
+        object.__setattr__(new, name, value)
     return new
 
 
@@ -246,6 +291,8 @@ def _pairs(rule: _Rule, situation: Situation) -> list[Payment]:
     payers = sorted(rule.payers(situation))
     if not payers:
         return made
+    if payers[0] < 0:
+        raise SettlementError(f"{rule.reason}: its payers hold no seat (nobody or the pot)")
     payees = sorted(rule.payees(situation))
     for payer in payers:
         for payee in payees:
@@ -273,6 +320,9 @@ def adjust(
         return list(payments)
     made = []
     for p in payments:
+        if p.payee == POT:  # out of the players' hands: no stake or cap between them applies
+            made.append(p)
+            continue
         amount, reasons = p.amount, list(p.reasons)
         for label, spec in rules:
             one = _with(situation, amount=amount, payer=p.payer, payee=p.payee)
@@ -326,48 +376,48 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
 
     With several winning tiles at once (``winning_tiles``), what each tile makes counts,
     once per hand type, at the best value it reaches."""
-    found: dict[str, tuple[str, str, Any]] = {}
+    found: dict[str, _HandType] = {}
     found_with: dict[str, list[Situation]] = {}
     for situation in situations:
         probe = prefilter.probe_of_situation(situation)
         shaped = prefilter.has_shape(situation.keys, len(situation.melds))
-        for section, default_class in (("hands", None), ("modifiers", "bonus")):
-            for hand_id, spec, shaped_need, unshaped_need in _conditions(ruleset, section):
-                need = shaped_need if shaped else unshaped_need
-                if need is not None and probe is not None and not need(probe):
-                    continue  # its cheap necessary condition fails
-                if spec["when"](situation):
-                    found[hand_id] = (
-                        display_name(spec.get("name"), hand_id),
-                        spec.get("class") or default_class,
-                        spec["value"],
-                    )
-                    found_with.setdefault(hand_id, []).append(situation)
-    if not any(h in (ruleset.get("hands") or {}) for h in found):
+        for kind in _hand_types_of(ruleset):
+            need = kind.shaped_need if shaped else kind.unshaped_need
+            if need is not None and probe is not None and not need(probe):
+                continue  # its cheap necessary condition fails
+            if _answer(kind.when, situation):
+                found[kind.id] = kind
+                found_with.setdefault(kind.id, []).append(situation)
+    if not any(kind.is_hand for kind in found.values()):
         tiles = ", ".join(EVERY.name(t) for t in win.win_tiles)
         raise SettlementError(
             f"{win.location}: the hand of seat {win.seat} does not win under "
             f"{ruleset.id} (no hand type applies with {tiles})"
         )
-    modifiers = ruleset.get("modifiers") or {}
-    replaced = {
-        gone
-        for hand_id in found
-        for gone in (ruleset.hands.get(hand_id) or modifiers.get(hand_id) or {}).get("replaces", ())
-    }
-    kept = {h: v for h, v in found.items() if h not in replaced}
-    classes = {h: v[1] for h, v in kept.items()}
+    replaced = {gone for kind in found.values() for gone in kind.replaces}
+    kept = {h: kind for h, kind in found.items() if h not in replaced}
+    classes = {h: kind.hand_class for h, kind in kept.items()}
+    zeros = dict.fromkeys(kept, 0)
+    told = {id(s): _set(s, hand_classes=classes, hands=zeros) for s in situations}
     values = {
-        h: max(
-            int(v[2](replace(s, hand_classes=classes, hands=dict.fromkeys(kept, 0))))
-            for s in found_with[h]
-        )
-        for h, v in kept.items()
+        h: max(int(_answer(kind.value, told[id(s)])) for s in found_with[h])
+        for h, kind in kept.items()
     }
-    scored = replace(situations[0], hand_classes=classes, hands=values)
+    scored = _set(situations[0], hand_classes=classes, hands=values)
     total = int(ruleset.scoring["value"](scored))
-    hands = tuple(FoundHand(h, kept[h][0], kept[h][1], values[h]) for h in kept)
+    hands = tuple(FoundHand(h, kind.name, kind.hand_class, values[h]) for h, kind in kept.items())
     return WinResult(win.seat, win.win_tiles[0], hands, total, win.concealed, win.melds)
+
+
+def _answer(expression: Any, situation: Situation) -> Any:
+    """``expression``'s value in ``situation``; once per hand when it reads the hand alone."""
+    if not expression.names <= HAND_ONLY:
+        return expression(situation)
+    answers = situation.answers
+    found = answers.get(id(expression), answers)
+    if found is answers:
+        found = answers[id(expression)] = expression(situation)
+    return found
 
 
 def refusal(situation: Situation, void: int | None, requires: Any) -> str | None:
@@ -379,7 +429,7 @@ def refusal(situation: Situation, void: int | None, requires: Any) -> str | None
         held.update(m.tile // RANKS for m in situation.melds)
         if void in held:
             return "it holds the suit declared void"
-    if requires is not None and not requires(situation):
+    if requires is not None and not _answer(requires, situation):
         return f"restrictions.win_requires is false ({requires.text})"
     return None
 
@@ -427,6 +477,31 @@ def _below_least(ruleset: Ruleset, result: WinResult) -> str | None:
     return None
 
 
+def _check_table(ruleset: Ruleset, scenario: HandRecord) -> None:
+    """Refuse a hand written for another table: another number of seats, or a tile of a
+    suit the ruleset leaves out (a two-suit table without 万, say)."""
+    hands = (*scenario.wins, *scenario.unfinished)
+    seats = int(ruleset.get("players.count") or 4)
+    if scenario.players != seats:
+        where = f"{hands[0].location}: " if hands else ""
+        raise SettlementError(
+            f"{where}the hand has {scenario.players} players, {ruleset.id} is played by"
+            f" {seats} (write players: {seats})"
+        )
+    tileset = ruleset.tileset
+    playable = tileset.playable()
+    for hand in hands:
+        tiles = (*hand.concealed, *(t for m in hand.melds for t in m.tiles))
+        if isinstance(hand, Win):
+            tiles += hand.win_tiles
+        wrong = sorted({t for t in tiles if not playable >> t & 1})
+        if wrong:
+            raise SettlementError(
+                f"{hand.location}: the hand of seat {hand.seat} holds "
+                f"{', '.join(EVERY.name(t) for t in wrong)}, out of {ruleset.id}'s tiles"
+            )
+
+
 def _check_allowed(ruleset: Ruleset, situation: Situation, result: WinResult, win: Win) -> None:
     """Refuse a win that the ruleset's restrictions or ``scoring.min_value`` forbid."""
     why = _refused(ruleset, situation, None) or _below_least(ruleset, result)
@@ -439,6 +514,14 @@ def _check_allowed(ruleset: Ruleset, situation: Situation, result: WinResult, wi
 _MEMOS: dict[tuple[int, str], tuple[Ruleset, dict[Any, Any]]] = {}
 
 
+def _options(ruleset: Ruleset) -> Mapping[str, Any]:
+    """The ruleset's option values, read once (``option_values`` builds them on each read)."""
+    memo = ruleset_memo(ruleset, "options")
+    if not memo:
+        memo[True] = ruleset.option_values
+    return memo[True]
+
+
 def ruleset_memo(ruleset: Ruleset, name: str) -> dict[Any, Any]:
     """Where the answers of ``name``, a pure function of ``ruleset``, are remembered."""
     found = _MEMOS.get((id(ruleset), name))
@@ -447,22 +530,43 @@ def ruleset_memo(ruleset: Ruleset, name: str) -> dict[Any, Any]:
     return found[1]
 
 
-_Condition = tuple[str, Mapping[str, Any], prefilter.Need | None, prefilter.Need | None]
+class _HandType(NamedTuple):
+    """A hand type or modifier as settlement asks it, read once per ruleset."""
+
+    id: str
+    when: Any
+    value: Any
+    name: str
+    hand_class: str
+    replaces: tuple[str, ...]
+    is_hand: bool
+    """Its id is a hand type's (a win needs one)."""
+    shaped_need: prefilter.Need | None
+    unshaped_need: prefilter.Need | None
+    """The cheap necessary conditions of ``when`` (``prefilter``) for a hand that may have
+    a shape and for one that has none."""
 
 
-def _conditions(ruleset: Ruleset, section: str) -> list[_Condition]:
-    """The section's enabled hand types, each with the cheap necessary conditions of its
-    ``when`` (``prefilter``) for a hand that may have a shape and for one that has none,
-    read once per ruleset."""
-    memo = ruleset_memo(ruleset, "conditions")
-    if section not in memo:
-        memo[section] = [
-            (hand_id, spec, *(prefilter.test_of(prefilter.necessary(spec["when"].ast, unshaped))
-                              for unshaped in (False, True)))
-            for hand_id, spec in (ruleset.get(section) or {}).items()
+def _hand_types_of(ruleset: Ruleset) -> list[_HandType]:
+    """The enabled hand types, then the enabled modifiers, in the order written."""
+    memo = ruleset_memo(ruleset, "hand types")
+    if not memo:
+        hands = ruleset.get("hands") or {}
+        modifiers = ruleset.get("modifiers") or {}
+        memo["all"] = [
+            _HandType(
+                hand_id, spec["when"], spec["value"], display_name(spec.get("name"), hand_id),
+                spec.get("class") or default_class,
+                tuple((hands.get(hand_id) or modifiers.get(hand_id) or {}).get("replaces", ())),
+                hand_id in hands,
+                *(prefilter.test_of(prefilter.necessary(spec["when"].ast, unshaped))
+                  for unshaped in (False, True)),
+            )
+            for section, default_class in ((hands, None), (modifiers, "bonus"))
+            for hand_id, spec in section.items()
             if spec.get("enabled", True)
         ]  # fmt: skip
-    return memo[section]
+    return memo["all"]
 
 
 def _table(scenario: HandRecord, options: Mapping[str, Any], **seats: Any) -> Situation:
@@ -522,7 +626,7 @@ def _scored(situation: Situation, result: WinResult) -> Situation:
     """The win's situation once its hand types and value are known."""
     values = {h.id: h.value for h in result.hands}
     classes = {h.id: h.hand_class for h in result.hands}
-    return replace(situation, hands=values, hand_classes=classes, value=result.total)
+    return _set(situation, hands=values, hand_classes=classes, value=result.total)
 
 
 def _win_payments(ruleset: Ruleset, scored: Situation, result: WinResult) -> list[Payment]:
@@ -535,7 +639,7 @@ def _win_payments(ruleset: Ruleset, scored: Situation, result: WinResult) -> lis
     cap_after_birds = payment.get("cap_after_birds", True)
     made = []
     for payer in payers:
-        one = replace(scored, payer=payer)
+        one = _set(scored, payer=payer)
         base = int(payment["base"](one))
         dealer_bonus = int(payment["dealer_bonus"](one))
         self_draw_bonus = int(payment["self_draw_bonus"](one)) if one.self_draw else 0
@@ -575,7 +679,7 @@ def _at_kong(ruleset: Ruleset, scenario: HandRecord, kong: Kong) -> list[Payment
     """The payments of the rules at a kong, for one declared kong."""
     situation = _table(
         scenario,
-        ruleset.option_values,
+        _options(ruleset),
         players_in_game=scenario.in_game if kong.in_game is None else kong.in_game,
         kong_seat=kong.seat,
         provider=kong.provider,
@@ -585,27 +689,56 @@ def _at_kong(ruleset: Ruleset, scenario: HandRecord, kong: Kong) -> list[Payment
     return fire(ruleset, "kong", situation)
 
 
-def _at_wall_end(ruleset: Ruleset, scenario: HandRecord) -> Situation:
-    """The situation when the wall ran out: the seats still in and what their hands hold."""
-    still_in = frozenset(h.seat for h in scenario.unfinished)
-    end = replace(scenario, in_game=still_in, wins=(), birds=(), bird_dice=())
-    table = _Hands(ruleset, end, {h.seat: h for h in scenario.unfinished})
-    ready = frozenset(seat for seat in still_in if table.ready(seat))
+def _hands_still_in(
+    ruleset: Ruleset,
+    scenario: HandRecord,
+    still_in: frozenset[int],
+    moment: str,
+    known: dict[str, Any],
+) -> Situation:
+    """The situation when the wall ran out or a seat left (``known``: who, when): the seats
+    still in and what the hands given (``unfinished``) hold.
+
+    ``ready_seats`` is worked out only for a ruleset whose rules at ``moment`` read it."""
+    table = _Hands(ruleset, scenario, still_in)
+    reads = _reads_ready(ruleset, moment)
+    ready = frozenset(h.seat for h in scenario.unfinished if reads and table.ready(h.seat))
     return _table(
-        scenario, ruleset.option_values, players_in_game=still_in, ready=ready,
-        settling={"table": table},
+        scenario, _options(ruleset), players_in_game=still_in, ready=ready,
+        settling={"table": table, **known},
     )  # fmt: skip
+
+
+def _reads_ready(ruleset: Ruleset, moment: str) -> bool:
+    """Whether an expression of the payment rules or adjustments at ``moment`` reads
+    ``ready_seats``, read once per ruleset and moment."""
+    memo = ruleset_memo(ruleset, f"{moment} reads ready_seats")
+    if not memo:
+        specs = [
+            *((ruleset.get("payments") or {}).values()),
+            *((ruleset.get("adjustments") or {}).values()),
+        ]
+        memo[True] = any(
+            syntax.mentions(expr, "ready_seats")
+            for spec in specs
+            if moment in ((spec["at"],) if isinstance(spec["at"], str) else spec["at"])
+            for expr in spec.values()
+        )
+    return memo[True]
 
 
 class _Hands:
     """What the payment rules at the wall's end may ask about the hands still in."""
 
-    def __init__(self, ruleset: Ruleset, scenario: HandRecord, hands: Mapping[int, Unfinished]):
+    def __init__(self, ruleset: Ruleset, scenario: HandRecord, still_in: frozenset[int]):
         self.ruleset = ruleset
         self.scenario = scenario
-        self.hands = hands
+        self.still_in = still_in
+        self.hands = {h.seat: h for h in scenario.unfinished}
         self.waits: dict[int, list[Tile]] = {}
         self.held_suits: dict[int, frozenset[int]] = {}
+        self.end: HandRecord | None = None
+        """The hand as the wins imagined here see it, made when one is first asked."""
 
     def hand(self, seat: int) -> Unfinished:
         if seat not in self.hands:
@@ -615,8 +748,9 @@ class _Hands:
     def suits(self, seat: int) -> frozenset[int]:
         if seat not in self.held_suits:
             hand = self.hand(seat)
-            tiles = (*hand.concealed, *(t for m in hand.melds for t in m.tiles))
-            self.held_suits[seat] = frozenset(t // RANKS for t in tiles)
+            suits = {t // RANKS for t in hand.concealed}
+            suits.update(m.tile // RANKS for m in hand.melds)
+            self.held_suits[seat] = frozenset(suits)
         return self.held_suits[seat]
 
     def winning_tiles(self, seat: int) -> list[Tile]:
@@ -625,7 +759,7 @@ class _Hands:
             hand = self.hand(seat)
             found: list[Tile] = []
             ts = self.ruleset.tileset
-            keys = shapes.keys_of(ts.counts(hand.concealed), ts)
+            keys = shapes.keys_of_tiles(hand.concealed, ts)
             for tile in shapes.waits(keys, "quads", ts.copies, ts.playable()):
                 try:
                     self.win(hand, tile, None)
@@ -642,8 +776,11 @@ class _Hands:
         """The hand as if it won on ``tile`` discarded by ``payer`` (None: self-drawn); a
         SettlementError when the ruleset would not let it win."""
         win = Win(hand.seat, hand.concealed, hand.melds, (tile,), payer, frozenset(), _NOWHERE)
+        if self.end is None:
+            self.end = replace(self.scenario, in_game=self.still_in, wins=(), birds=(),
+                               bird_dice=())  # fmt: skip
         situation = _situation(
-            self.scenario, win, tile, frozenset({hand.seat}), self.ruleset.option_values, {},
+            self.end, win, tile, frozenset({hand.seat}), _options(self.ruleset), {},
             self.ruleset.tileset,
         )  # fmt: skip
         result = hand_types(self.ruleset, [situation], win)

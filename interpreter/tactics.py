@@ -29,9 +29,11 @@ import numpy as np
 
 from interpreter.compare import (
     ALPHA,
+    LOCAL,
     Effect,
     Estimate,
     Metric,
+    Run,
     Setting,
     adjust,
     mean_effect,
@@ -42,8 +44,6 @@ from interpreter.compare import (
 from interpreter.summary import option_text, pad, text_width
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     import pandas as pd
 
     from dsl.ruleset import Ruleset
@@ -232,11 +232,7 @@ def play_ruleset(
     field: str,
     walls: int,
     seed: int,
-    workers: int | None = None,
-    scheduler: Any = None,
-    chunk: int | None = None,
-    progress: bool = True,
-    cache: Path | None = None,
+    run: Run = LOCAL,
 ) -> RulesetResult:
     """Every value of every policy played on ``walls`` walls of one ruleset."""
     import pandas as pd
@@ -253,18 +249,18 @@ def play_ruleset(
     duplicate = DuplicateSpec(spec.ruleset, spec.settings, spec.preset, seed, field, agents)
     inputs = {**about, "agents": json.dumps(list(agents)), "field": field}
     table = None
-    if cache is not None:
-        table = results.load(cache, "tactics", inputs, walls)
+    if run.cache is not None:
+        table = results.load(run.cache, "tactics", inputs, walls)
         if table is not None:
-            reused(f"{walls:,} walls of {about['ruleset']}", cache, progress)
+            reused(f"{walls:,} walls of {about['ruleset']}", run)
     if table is None:
         parts: list[dict[str, Any]] = []
         players = len(spec.agents)
-        sim.run_to(duplicate, walls, players, parts.extend, workers, scheduler, None, progress,
-                   chunk, play=play_walls)  # fmt: skip
+        sim.run_to(duplicate, walls, players, parts.extend, run.workers, run.scheduler, None,
+                   run.progress, run.chunk, play=play_walls)  # fmt: skip
         table = pd.DataFrame(parts, columns=["index", *agents])
-        if cache is not None:
-            results.store(cache, "tactics", inputs, table)
+        if run.cache is not None:
+            results.store(run.cache, "tactics", inputs, table)
     return RulesetResult(about, _changed(loaded), policy_rows(table, policies, field))
 
 
@@ -383,11 +379,7 @@ def tactics(
     field: str,
     walls: int,
     seed: int,
-    workers: int | None = None,
-    scheduler: Any = None,
-    chunk: int | None = None,
-    progress: bool = True,
-    cache: Path | None = None,
+    run: Run = LOCAL,
 ) -> Tactics:
     """Every value of every ``--policy`` played in duplicate format under each ruleset of
     ``settings`` on ``walls`` walls; Holm's correction over every difference."""
@@ -404,10 +396,7 @@ def tactics(
     ]
     for other in loaded[1:]:
         check_pairable(loaded[0], other)
-    results = [
-        play_ruleset(s, parsed, field, walls, seed, workers, scheduler, chunk, progress, cache)
-        for s in settings
-    ]
+    results = [play_ruleset(s, parsed, field, walls, seed, run) for s in settings]
     from interpreter.engine.rules import Rules
 
     out = Tactics(parsed, field, walls, Rules(loaded[0]).players, results)

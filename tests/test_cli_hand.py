@@ -49,9 +49,50 @@ def test_seven_pairs_form_can_be_chosen():
     assert distinct["shanten"]["seven_pairs"] == 1
 
 
+def test_wild_marked_with_a_star_is_in_the_waits_and_splits():
+    # 112s and a wild: 11s pair with 2s* as a chow or pung, or 12s* a chow with 1s paired.
+    result = run("hand", "123m 456p 789s 11s 2s *")
+    assert result.returncode == 0, result.stderr
+    assert "13 concealed, 1 wild(s)" in result.stdout
+    assert "waits    1s(2) 2s(3) 3s(4) 4s(4) *(3)   16 live" in result.stdout
+    data = json.loads(run("hand", "123m 456p 789s 11s 2s **", "--json").stdout)
+    assert data["complete"] is True and data["wilds"] == 2 and data["wild_tile"] is None
+    assert {"pair": "1s", "melds": [{"kind": "chow", "tile": "1m"}, {"kind": "chow", "tile": "4p"},
+            {"kind": "chow", "tile": "1s"}, {"kind": "chow", "tile": "7s"}],
+            "wilds_as": ["1s", "3s"]} in data["decompositions"]  # fmt: skip
+
+
+def test_wild_tile_named_by_option_is_never_a_plain_tile():
+    # 11p 1s and a wild (5m): 11p pair with 1s* or 111p with 1s* as the pair, ...
+    result = run("hand", "123m 456p 789s 11p 1s 5m", "--wild", "5m")
+    assert result.returncode == 0, result.stderr
+    assert "(* = 5m)" in result.stdout
+    assert "waits    1p(2) 1s(3) 2s(4) 3s(4) *(3)   16 live" in result.stdout
+    table = json.loads(run("hand", "123m 456p 789s 11p 1s 5s 5m", "--wild", "5m", "--json").stdout)
+    assert table["wild_tile"] == "5m"
+    assert all(a["tile"] != "5m" for d in table["discards"] for a in d["accepted"])
+    assert {"tile": "*", "live": 3} in table["discards"][0]["accepted"]
+
+
+def test_wild_free_json_keeps_its_keys():
+    data = json.loads(run("hand", "123m 456m 789m 234p 5p", "--json").stdout)
+    assert "wilds" not in data and "wild_tile" not in data
+
+
+def test_advise_with_wilds_gives_the_shape_and_a_discard():
+    result = run("advise", "sichuan/blog5", "123m 456p 789s 11p 1s 5s *")
+    assert result.returncode == 0, result.stderr
+    assert "shape only" in result.stdout
+    assert "recommend 1s" in result.stdout  # keeps 5s* open on 3s 4s 6s 7s
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
+        (["hand", "123m 456p 78s *****"], "5 wild(s) held and 0 visible: only 4 copies"),
+        (["hand", "123m 456p 78s 11m 9s **", "--visible", "***"], "2 wild(s) held and 3 visible"),
+        (["hand", "123m 456p 789s 1m *", "--wild", "1m2m"], "expected one tile"),
+        (["hand", "12*m 456p 789s 1m *"], "digits '12' have no suit at column 3"),
         (["hand", "123m 0p"], "rank 0 does not exist at column 6"),
         (["hand", "11111m 2345p 6789s"], "copy 5 of 1m"),
         (["hand", "123m"], "3 concealed tiles with 0 exposed meld(s)"),

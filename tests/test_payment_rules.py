@@ -173,3 +173,19 @@ payments:
     bonus = [(p.payer, p.payee, p.amount) for p in paid if p.reasons == ("起手奖",)]
     assert (0, 1, 5) in bonus
     assert bonus == [(0, seat, 5) for seat in range(1, 4) if found[seat]]
+
+
+def test_an_opening_hand_payment_is_adjusted_like_every_payment(house) -> None:
+    rules = house("changsha/qq2014", STAKE)
+    plain = load("changsha/qq2014")
+    wall = [t for t in range(27) for _ in range(4) if t != 0]
+    random.Random(1).shuffle(wall)
+    hands = [wall[:14], [0, 0, 0, 0, *wall[14:23]], wall[23:36], wall[36:49]]  # seat 1: 四喜
+    before = settle_opening(plain, 0, 4, hands)
+    after = settle_opening(rules, 0, 4, hands)
+    assert before and len(before) == len(after)
+    for a, b in zip(before, after, strict=True):
+        dealer = 0 in (a.payer, a.payee)
+        assert b.amount == a.amount + (2 if dealer else 0)
+        assert (b.reasons[-1] == "坐飘 +2") == dealer
+    assert any(0 in (p.payer, p.payee) for p in after)

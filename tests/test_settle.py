@@ -1,5 +1,6 @@
 """Settlement: scenario checks, the documented example, and properties over every ruleset."""
 
+import json
 import re
 import subprocess
 import sys
@@ -208,33 +209,42 @@ def test_inconsistent_scenario_exits_1_naming_file_and_field(tmp_path):
 # ---- properties over every shipped ruleset ----------------------------------------------------
 
 RULESETS = [i for i in available_ids(default_root()) if not i.endswith("/base")]
-MELDS = [("pung", t) for t in range(27)] + [("chow", t) for t in range(27) if t % 9 <= 6]
+
+
+def table(ruleset) -> tuple[int, list[int]]:
+    """The ruleset's seats and tiles (three seats, two suits under 三人两房)."""
+    suits = ruleset.get("tiles.suits") or "mps"
+    kinds = [t for t in range(27) if "mps"[t // 9] in suits]
+    return int(ruleset.get("players.count") or 4), kinds
 
 
 @st.composite
-def finished_hands(draw):
-    """A complete hand: four melds and a pair, some melds exposed, a winning tile, birds."""
+def finished_hands(draw, players: int, kinds: list[int]):
+    """A complete hand of the table's tiles and seats: four melds and a pair, some melds
+    exposed, a winning tile, birds."""
     counts = [0] * 27
     melds = []
+    runs = [("pung", t) for t in kinds] + [("chow", t) for t in kinds if t % 9 <= 6]
     for _ in range(4):
-        kind, tile = draw(st.sampled_from(MELDS))
+        kind, tile = draw(st.sampled_from(runs))
         tiles = [tile] * 3 if kind == "pung" else [tile, tile + 1, tile + 2]
         for t in tiles:
             counts[t] += 1
         melds.append((kind, tile, tiles))
-    pair = draw(st.integers(0, 26))
+    pair = draw(st.sampled_from(kinds))
     counts[pair] += 2
     assume(max(counts) <= 4)
     exposed = draw(st.integers(0, 2))
     concealed = [t for _, _, tiles in melds[exposed:] for t in tiles] + [pair, pair]
     win_tile = draw(st.sampled_from(concealed))
-    winner = draw(st.integers(0, 3))
-    discarder = draw(st.sampled_from([None] + [s for s in range(4) if s != winner]))
-    birds = draw(st.lists(st.integers(0, 26), max_size=6))
+    winner = draw(st.integers(0, players - 1))
+    discarder = draw(st.sampled_from([None] + [s for s in range(players) if s != winner]))
+    birds = draw(st.lists(st.sampled_from(kinds), max_size=6))
     assume(all(counts[t] + birds.count(t) <= 4 for t in birds))
     exposed_text = [f"{kind} {STANDARD.format(tiles)}" for kind, _, tiles in melds[:exposed]]
     lines = [
-        f"dealer: {draw(st.integers(0, 3))}",
+        f"players: {players}",
+        f"dealer: {draw(st.integers(0, players - 1))}",
         "wins:",
         f"  - seat: {winner}",
         f'    hand: "{STANDARD.format(concealed)}"',
@@ -249,10 +259,10 @@ def finished_hands(draw):
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
-@given(text=finished_hands())
-def test_payments_balance_are_positive_and_capped(ruleset_id, text):
+@given(data=st.data())
+def test_payments_balance_are_positive_and_capped(ruleset_id, data):
     rules = load(ruleset_id)
-    scenario = read_scenario_text(text)
+    scenario = read_scenario_text(data.draw(finished_hands(*table(rules))))
     try:
         result = settle(rules, scenario.hand)
     except SettlementError:
@@ -274,11 +284,11 @@ CAPPED = [
 
 @pytest.mark.parametrize(("ruleset_id", "setting"), CAPPED)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
-@given(text=finished_hands())
-def test_caps_hold(ruleset_id, setting, text):
+@given(data=st.data())
+def test_caps_hold(ruleset_id, setting, data):
     rules = load(ruleset_id, settings=[setting])
     try:
-        result = settle(rules, read_scenario_text(text).hand)
+        result = settle(rules, read_scenario_text(data.draw(finished_hands(*table(rules)))).hand)
     except SettlementError:
         assume(False)
     wins = [p for p in result.payments if p.cap]
@@ -350,3 +360,27 @@ def test_a_modifier_replaces_another(tmp_path):
     house.write_text(house.read_text().replace("[zimo]", "[zimoo]"))
     with pytest.raises(RulesetError, match="'zimoo' is not a modifier"):
         load(str(house))
+
+
+def test_a_payment_to_the_pot_is_shown_and_leaves_the_players():
+    path = "tests/scenarios/changsha/points20/escape_70_to_no_one.yaml"
+    text = run("settle", path)
+    assert text.returncode == 0, text.stderr
+    assert "西2 pays the pot 70  (逃跑、断线、强退扣除 70 分 (escape))" in text.stdout
+    assert text.stdout.rstrip().endswith("pot       +70 (paid to no seat)")
+    data = json.loads(run("settle", path, "--json").stdout)
+    assert data["payments"] == [
+        {"from": 2, "to": "pot", "amount": 70, "reasons": ["逃跑、断线、强退扣除 70 分 (escape)"]}
+    ]
+    assert data["deltas"] == [0, 0, -70, 0]
+
+
+def test_escape_and_false_wins_are_checked_at_their_place():
+    text = "ruleset: changsha/points20\nin_game: [0, 1, 2]\nescape: {seat: 3, wall: 2}\n"
+    with pytest.raises(ScenarioError, match=r"<scenario>:3:9: error: escape: seat 3 is not in"):
+        read_scenario_text(text)
+    text = "ruleset: sichuan/app\nescape: {seat: 1}\nunfinished:\n  - {seat: 1, hand: 123m}\n"
+    with pytest.raises(ScenarioError, match="seat 1 left"):
+        read_scenario_text(text)
+    with pytest.raises(ScenarioError, match="escape is"):
+        read_scenario_text("ruleset: sichuan/app\nescape: 2\n")

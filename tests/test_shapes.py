@@ -196,3 +196,21 @@ def test_waits_are_the_tiles_that_complete(hand):
     ]
     assert shapes.waits(hand_keys) == expected
     assert (shapes.shanten(hand_keys) == 0) == bool(expected)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(hands(1, 14), one_suit_heavy().map(lambda ts: ts[1:]), hands(13, 13)),
+    st.sampled_from(["quads", "distinct", None]),
+)
+def test_waits_shortcut_agrees_with_trying_every_tile(hand, form):
+    """``waits`` answers a hand no one tile completes from the tables; trying each tile
+    must find nothing there, and the same tiles elsewhere (one-suit hands are often ready)."""
+    hand_keys = shapes.keys_of(STANDARD.counts(hand))
+    tried = [
+        t
+        for t in range(27)
+        if shapes.tile_count(hand_keys, t) < 4
+        and shapes.is_winning(shapes.add_tile(hand_keys, t), form)
+    ]
+    assert shapes.waits(hand_keys, form) == tried

@@ -13,7 +13,7 @@ import pytest
 
 from dsl.ruleset import load
 from interpreter.scenario import read_scenario
-from interpreter.settle import settle
+from interpreter.settle import payee_json, settle
 
 HERE = Path(__file__).parent / "scenarios"
 FILES = sorted(HERE.rglob("*.yaml"))
@@ -43,7 +43,8 @@ def test_worked_example(path, request):
         assert sum(w.total for w in by_seat[int(seat)]) == value, f"value of seat {seat}"
     made = {}
     for p in result.payments:
-        made[(p.payer, p.payee)] = made.get((p.payer, p.payee), 0) + p.amount
+        key = (p.payer, payee_json(p.payee))
+        made[key] = made.get(key, 0) + p.amount
     for p in expect.get("payments") or []:
         assert made.get((p["from"], p["to"]), 0) == p["amount"], f"payment {p}"
     if "deltas" in expect:

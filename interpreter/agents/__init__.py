@@ -15,6 +15,7 @@ from interpreter.agents.defensive import DefensiveAgent
 from interpreter.agents.efficiency import CLAIM_POLICIES, KONG_POLICIES, EfficiencyAgent
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.agents.simple import SimpleAgent
+from interpreter.agents.strategy import StrategyAgent
 from interpreter.agents.value import ValueAgent
 
 AGENTS = {
@@ -23,6 +24,7 @@ AGENTS = {
     "efficiency": EfficiencyAgent,
     "value": ValueAgent,
     "defensive": DefensiveAgent,
+    "strategy": StrategyAgent,
 }
 
 
@@ -81,6 +83,18 @@ PARAMS: dict[str, dict[str, Param]] = {
         "hazard": Param(float, 0, 1),
     },
     "defensive": {"defence": Param(float, 0, 1), "push": Param(int, 0, 8), **_EFFICIENCY},
+    "strategy": {
+        "value_threshold": Param(float, 1, 10),
+        "self_draw_share": Param(float, 0, 1),
+        "claim_margin": Param(float, 0.2, 3),
+        "hazard": Param(float, 0, 0.5),
+        "defence": Param(float, 0, 3),
+        "wait_share": Param(float, 0, 0.5),
+        "shown_void": Param(float, 0, 1),
+        "alert": Param(float, 0, 1),
+        "min_gain": Param(float, 0, 5),
+        "ready_end": Param(float, 0, 2),
+    },
 }
 """Each bot's parameters with their ranges (docs/AGENTS.md says what they do)."""
 
@@ -120,5 +134,5 @@ def make_agent(name: str, seed: int = 0, **params: Any) -> Any:
 
 __all__ = [
     "AGENTS", "PARAMS", "DefensiveAgent", "EfficiencyAgent", "RandomAgent", "SimpleAgent",
-    "ValueAgent", "make_agent",
+    "StrategyAgent", "ValueAgent", "make_agent",
 ]  # fmt: skip

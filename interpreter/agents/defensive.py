@@ -81,58 +81,12 @@ class DefensiveAgent(EfficiencyAgent):
         self.push = int(push)
 
     def threats(self, obs: dict[str, Any], view: View, facts: Any) -> dict[int, float]:
-        """How likely each opponent still in the hand is ready to win, from visible facts."""
-        out = {}
-        drawn = sum(len(r) for r in _rivers(obs))
-        late = min(1.0, (1.0 - view.wall / max(view.wall + drawn, 1)) / _LATE)
-        share = facts.win_share if facts is not None else 1.0
-        for q in range(view.players):
-            if q == view.seat or not view.in_game[q]:
-                continue
-            melds = obs["melds"][q]
-            m = min(len(melds), 4)
-            if m == 4:  # a lone tile left: ready, whatever the ruleset pays for it
-                out[q] = 0.95
-                continue
-            ready = _READY_EARLY[m] + _READY_GAIN[m] * late
-            shown = {t // RANKS for _, t, _ in melds if t >= 0}
-            if len(shown) == 1 and m >= 2:
-                suit = next(iter(shown))
-                if sum(t // RANKS == suit for t, _ in _rivers(obs)[q]) <= 1:
-                    ready += _ONE_SUIT
-            out[q] = min(ready, 0.95) * share
-        return out
+        """How likely each opponent still in the hand is ready to win (:func:`threats`)."""
+        return threats(obs, view, facts)
 
     def danger(self, obs: dict[str, Any], view: View, q: int, tile: Tile) -> float:
-        """How likely ``tile`` is one of opponent ``q``'s waits, against any tile (0..1)."""
-        suit, rank = divmod(tile, RANKS)
-        if obs["void"][q] == suit:
-            return 0.0
-        river = [t for t, _ in _rivers(obs)[q]]
-        melded = any(t >= 0 and t // RANKS == suit for _, t, _ in obs["melds"][q])
-        danger = 1.0
-        if tile in river:
-            danger *= 0.4 if melded else 0.15
-        elif (
-            not melded
-            and len(river) >= 4
-            and 2 * sum(t // RANKS == suit for t in river) >= len(river)
-        ):
-            danger *= 0.4  # a suit it throws freely
-        seen = view.visible[tile] + view.counts[tile]
-        if seen >= 4:
-            danger *= 0.4
-        elif seen == 3:
-            danger *= 0.75
-        if rank in (0, RANKS - 1):
-            danger *= 0.65
-        suji = [tile + d for d in (-3, 3) if 0 <= rank + d < RANKS]
-        thrown = sum(s in river for s in suji)
-        if suji and thrown == len(suji):
-            danger *= 0.6
-        elif thrown:
-            danger *= 0.85
-        return danger
+        """How likely ``tile`` is one of opponent ``q``'s waits (:func:`danger`)."""
+        return danger(obs, view, q, tile)
 
     def discard(self, seen: Seen, legal: Sequence[Action]) -> Action:
         obs, view, facts, void, visible = seen.obs, seen.view, seen.facts, seen.void, seen.visible
@@ -167,10 +121,64 @@ class DefensiveAgent(EfficiencyAgent):
         return super().claim(seen, legal)
 
 
-def _rivers(obs: dict[str, Any]) -> Any:
+def threats(obs: dict[str, Any], view: View, facts: Any) -> dict[int, float]:
+    """How likely each opponent still in the hand is ready to win, from visible facts."""
+    out = {}
+    drawn = sum(len(r) for r in rivers(obs))
+    late = min(1.0, (1.0 - view.wall / max(view.wall + drawn, 1)) / _LATE)
+    share = facts.win_share if facts is not None else 1.0
+    for q in range(view.players):
+        if q == view.seat or not view.in_game[q]:
+            continue
+        melds = obs["melds"][q]
+        m = min(len(melds), 4)
+        if m == 4:  # a lone tile left: ready, whatever the ruleset pays for it
+            out[q] = 0.95
+            continue
+        ready = _READY_EARLY[m] + _READY_GAIN[m] * late
+        shown = {t // RANKS for _, t, _ in melds if t >= 0}
+        if len(shown) == 1 and m >= 2:
+            suit = next(iter(shown))
+            if sum(t // RANKS == suit for t, _ in rivers(obs)[q]) <= 1:
+                ready += _ONE_SUIT
+        out[q] = min(ready, 0.95) * share
+    return out
+
+
+def danger(obs: dict[str, Any], view: View, q: int, tile: Tile) -> float:
+    """How likely ``tile`` is one of opponent ``q``'s waits, against any tile (0..1)."""
+    suit, rank = divmod(tile, RANKS)
+    if obs["void"][q] == suit:
+        return 0.0
+    river = [t for t, _ in rivers(obs)[q]]
+    melded = any(t >= 0 and t // RANKS == suit for _, t, _ in obs["melds"][q])
+    danger = 1.0
+    if tile in river:
+        danger *= 0.4 if melded else 0.15
+    elif (
+        not melded and len(river) >= 4 and 2 * sum(t // RANKS == suit for t in river) >= len(river)
+    ):
+        danger *= 0.4  # a suit it throws freely
+    seen = view.visible[tile] + view.counts[tile]
+    if seen >= 4:
+        danger *= 0.4
+    elif seen == 3:
+        danger *= 0.75
+    if rank in (0, RANKS - 1):
+        danger *= 0.65
+    suji = [tile + d for d in (-3, 3) if 0 <= rank + d < RANKS]
+    thrown = sum(s in river for s in suji)
+    if suji and thrown == len(suji):
+        danger *= 0.6
+    elif thrown:
+        danger *= 0.85
+    return danger
+
+
+def rivers(obs: dict[str, Any]) -> Any:
     """Each seat's river as ``(tile, taker)`` pairs; an observation without the field
     (built by hand) gives its ``discards``, none taken."""
-    rivers = obs.get("rivers")
-    if rivers is None:
+    found = obs.get("rivers")
+    if found is None:
         return tuple(tuple((t, None) for t in d) for d in obs["discards"])
-    return rivers
+    return found

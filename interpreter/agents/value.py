@@ -74,17 +74,10 @@ class ValueAgent:
         kinds = reading.by_kind(legal)
         if "win" in kinds:
             return kinds["win"][0]
-        ruleset = reading.ruleset_of(obs, self.ruleset)
-        if ruleset is None:
-            raise ValueError("the value bot needs the ruleset: in the observation or given")
-        f = reading.facts(ruleset)
-        view = View.of(obs)
+        ctx = self._context(obs)
+        view = ctx.view
         if obs.get("choice") is not None:
-            worth = self._suit_worth(view, f) if obs["choice"]["effect"] == "void" else None
-            return reading.choose(obs, legal, worth)
-        void = reading.void_target(view, f.suits, f.void_suit)
-        visible = reading.blind_visible(view, void)
-        ctx = _Ctx(self, f, view, void, visible)
+            return self._choice(obs, legal, view, ctx.f)
         if "take" in kinds:
             score, _ = ctx.ready_value(view.keys, view.melds)
             return kinds["take"][0] if score > 0 else PASS
@@ -94,18 +87,55 @@ class ValueAgent:
             return self._claim(ctx, obs["claim"], legal)
         return kinds["pass"][0] if "pass" in kinds else legal[0]
 
+    def _context(self, obs: dict[str, Any]) -> _Ctx:
+        """A decision's working state for ``obs``."""
+        ruleset = reading.ruleset_of(obs, self.ruleset)
+        if ruleset is None:
+            raise ValueError("the value bot needs the ruleset: in the observation or given")
+        f = reading.facts(ruleset)
+        view = View.of(obs)
+        void = self._void(view, f)
+        return _Ctx(self, f, view, void, reading.blind_visible(view, void), obs)
+
+    def _void(self, view: View, f: RuleFacts) -> int | None:
+        """The suit being given up (``reading.void_target``: the suit held least)."""
+        return reading.void_target(view, f.suits, f.void_suit)
+
     # --- decisions ----------------------------------------------------------------------------
 
-    def _turn(self, ctx: _Ctx, legal: Sequence[Action], kinds: dict[str, list[Action]]) -> Action:
+    def _choice(
+        self, obs: dict[str, Any], legal: Sequence[Action], view: View, f: RuleFacts
+    ) -> Action:
+        """A choice the ruleset asks for (定缺, 换三张, ...): ``reading.choose``."""
+        worth = self._suit_worth(view, f) if obs["choice"]["effect"] == "void" else None
+        return reading.choose(obs, legal, worth)
+
+    def _discard(self, ctx: _Ctx, legal: Sequence[Action]) -> tuple[float, Action]:
+        """The discard of a turn and its score."""
         view = ctx.view
         allowed = {a.tile for a in legal if a.kind == "discard"}
         choice, score = self._best_discard(ctx, view.keys, view.melds, allowed)
-        best: tuple[float, Action] = (score, Action("discard", choice))
+        return score, Action("discard", choice)
+
+    def _end_value(
+        self, ctx: _Ctx, keys: Keys, melds: tuple[HandMeld, ...], chance: float
+    ) -> float:
+        """What a ready hand earns at the wall's end beyond its wins (none weighed here)."""
+        return 0.0
+
+    def _kong_cost(self, ctx: _Ctx, a: Action, kind: str) -> float:
+        """What a kong risks beyond the discard it replaces (none weighed here)."""
+        return 0.0
+
+    def _turn(self, ctx: _Ctx, legal: Sequence[Action], kinds: dict[str, list[Action]]) -> Action:
+        view = ctx.view
+        best = self._discard(ctx, legal)
         for a in kinds.get("kong", ()):
             if ctx.void is not None and a.tile // RANKS == ctx.void:
                 continue
             keys, melds, kind = reading.self_kong_keys(view, a.tile)
             gain = ctx.f.kong_paid(view, kind, None) + self._replacement(ctx, keys, melds, a)
+            gain -= self._kong_cost(ctx, a, kind)
             if gain > best[0] * self.claim_margin:
                 best = (gain, a)
         return best[1]
@@ -145,6 +175,7 @@ class ValueAgent:
             if provider == view.seat:  # a kong again with its own kong tile (继续开杠)
                 keys, melds, kind = reading.kong_again_keys(view, tile)
                 score = ctx.f.kong_paid(view, kind, None) + self._replacement(ctx, keys, melds, a)
+                score -= self._kong_cost(ctx, a, kind)
                 if score > best[0]:
                     best = (score, a)
                 continue
@@ -152,7 +183,7 @@ class ValueAgent:
             melds = (*view.melds, meld)
             if a.kind == "kong":
                 score = ctx.f.kong_paid(view, "direct", provider)
-                score += self._replacement(ctx, keys, melds, a)
+                score += self._replacement(ctx, keys, melds, a) - self._kong_cost(ctx, a, "direct")
             else:
                 allowed = {t for t, n in enumerate(shapes.counts_of(keys)) if n}
                 score = self._best_discard(ctx, keys, melds, allowed)[1]
@@ -185,12 +216,20 @@ class ValueAgent:
 
 
 class _Ctx:
-    """One decision's working state: the view, the rules' facts and memoised estimates."""
+    """One decision's working state: the observation, the view, the rules' facts and memoised
+    estimates."""
 
     def __init__(
-        self, agent: ValueAgent, f: RuleFacts, view: View, void: int | None, visible: list[int]
+        self,
+        agent: ValueAgent,
+        f: RuleFacts,
+        view: View,
+        void: int | None,
+        visible: list[int],
+        obs: dict[str, Any],
     ) -> None:
         self.agent = agent
+        self.obs = obs
         self.f = f
         self.view = view
         self.void = void
@@ -238,8 +277,8 @@ class _Ctx:
         context: frozenset[str] = frozenset(),
     ) -> float:
         share = self.agent.self_draw_share
-        own = self.f.points(self.view, keys, melds, t, True, context)
-        other = self.f.points(self.view, keys, melds, t, False, context)
+        own = reading.win_points(self.f, self.view, keys, melds, t, True, context)
+        other = reading.win_points(self.f, self.view, keys, melds, t, False, context)
         return share * own + (1 - share) * other
 
     def winning_waits(
@@ -263,7 +302,9 @@ class _Ctx:
             waits = self.winning_waits(keys, melds)
             live = sum(n for n, _ in waits)
             worth = sum(n * v for n, v in waits) / live if live else 0.0
-            found = self._ready[memo] = (self.chance(0, live, live) * worth, live)
+            chance = self.chance(0, live, live)
+            found = (chance * worth + self.agent._end_value(self, keys, melds, chance), live)
+            self._ready[memo] = found
         return found
 
     def hand_score(self, keys: Keys, melds: tuple[HandMeld, ...]) -> float:
@@ -296,8 +337,9 @@ class _Ctx:
     ) -> float:
         best = 0.0
         counts = shapes.counts_of(keys)
+        copies = [max(4 - n - v, 0) for n, v in zip(counts, self.visible, strict=True)]
         for name, suit, worth in targets:
-            d, acc = self._distance(name, suit, keys, counts, melds, s, live)
+            d, acc = self._distance(name, suit, keys, counts, copies, melds, s, live)
             if d is None or d > s + _FAR:
                 continue
             final, claims = _FINAL.get(name, (4.0, 1.5))
@@ -310,11 +352,13 @@ class _Ctx:
         suit: int,
         keys: Keys,
         counts: list[int],
+        copies: list[int],
         melds: tuple[HandMeld, ...],
         s: int,
         live: int,
     ) -> tuple[int | None, int]:
-        """A target's shanten for the hand and the live tiles that would bring it nearer."""
+        """A target's shanten for the hand and the live tiles that would bring it nearer
+        (``copies``: the live copies of each tile)."""
         m = len(melds)
         if name == "plain":
             return s, live
@@ -322,7 +366,7 @@ class _Ctx:
         if name == "suit":
             own = tuple(k if i == suit else 0 for i, k in enumerate(keys))
             d = shapes.shanten_standard(own, m)
-            acc = sum(self.live(keys, t) for t in in_suit if counts[t] or _near(counts, t))
+            acc = sum(copies[t] for t in in_suit if counts[t] or _near(counts, t))
             return d, acc
         held = sorted((counts[t] for t in in_suit if counts[t]), reverse=True)
         if name == "pungs":
@@ -330,7 +374,7 @@ class _Ctx:
             groups = held[:k] + [0] * max(0, k - len(held))
             pair = held[k] if len(held) > k else 0
             missing = sum(3 - min(n, 3) for n in groups) + 2 - min(pair, 2)
-            acc = sum(self.live(keys, t) for t in in_suit if 1 <= counts[t] <= 2)
+            acc = sum(copies[t] for t in in_suit if 1 <= counts[t] <= 2)
             return missing - 1, acc
         if name == "pairs":
             if m:
@@ -339,7 +383,7 @@ class _Ctx:
             singles = sum(n % 2 for n in held)
             missing = 7 - min(pairs, 7)
             d = missing - 1 + max(0, missing - singles)
-            acc = sum(self.live(keys, t) for t in in_suit if counts[t] % 2)
+            acc = sum(copies[t] for t in in_suit if counts[t] % 2)
             return d, acc
         return None, 0
 
@@ -387,8 +431,8 @@ class _Ctx:
         found = self.agent.worth.get(memo)
         if found is None:
             found = 0.0
-            for probe in _PROBES:
-                done = _probe_keys(probe, melds, self.void, self.f.rules.tileset)
+            for probe in PROBES:
+                done = probe_keys(probe, melds, self.void, self.f.rules.tileset)
                 if done is not None:
                     found = self.win_value(done[0], melds, done[1])
                     if found > 0:
@@ -435,10 +479,10 @@ class _Ctx:
         return self.win_value(full, melds, tile)
 
 
-_PROBES = ("234m456m678p345p55p", "234m456m678p345p22p", "234m456m678p345p88p")
+PROBES = ("234m456m678p345p55p", "234m456m678p345p22p", "234m456m678p345p88p")
 
 
-def _probe_keys(
+def probe_keys(
     text: str, melds: tuple[HandMeld, ...], void: int | None, tileset: TileSet
 ) -> tuple[Keys, Tile] | None:
     """A plain probe hand shaped for the declared melds and away from the void suit."""

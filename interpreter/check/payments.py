@@ -299,7 +299,7 @@ def _judge(
 ) -> list[Finding]:
     found = []
     deltas = result.deltas
-    if sum(deltas) != 0:
+    if sum(deltas) + result.pot != 0:  # what the pot takes leaves the players
         found.append(
             Finding(
                 "payments",

@@ -40,11 +40,17 @@ def claims_allowed(ruleset: Ruleset) -> dict[str, bool]:
     }
 
 
+def suits_in_play(ruleset: Ruleset) -> list[int]:
+    """The indices of the ruleset's suits (two suits need not be the first two)."""
+    letters = ruleset.get("tiles.suits") or [s.letter for s in STANDARD.suits]
+    return [i for i, s in enumerate(STANDARD.suits) if s.letter in letters]
+
+
 def winning_hands(ruleset: Ruleset, count: int, seed: int = 0) -> Iterator[tuple[Situation, Win]]:
     """``count`` built hands with a winning shape or of few ranks, each as the situation a
     rule sees and the win settlement reads."""
     rng = random.Random(seed)
-    suits = len(ruleset.get("tiles.suits") or STANDARD.suits)
+    suits = suits_in_play(ruleset)
     copies = int(ruleset.get("tiles.copies") or STANDARD.copies)
     players = int(ruleset.get("players.count") or 4)
     allowed = claims_allowed(ruleset)
@@ -59,12 +65,12 @@ def winning_hands(ruleset: Ruleset, count: int, seed: int = 0) -> Iterator[tuple
 
 
 def _hand(
-    rng: random.Random, suits: int, copies: int, allowed: Mapping[str, bool]
+    rng: random.Random, suits: list[int], copies: int, allowed: Mapping[str, bool]
 ) -> tuple[list[Tile], list[HandMeld]] | None:
-    chosen = rng.sample(range(suits), rng.choice((1, 1, 2, 2, 3)) if suits >= 3 else suits)
+    picked = rng.sample(range(len(suits)), min(rng.choice((1, 1, 2, 2, 3)), len(suits)))
     ranks = rng.choice(PALETTES)
-    palette = [s * RANKS + r - 1 for s in chosen for r in ranks]
-    left = dict.fromkeys(range(suits * RANKS), copies)
+    palette = [suits[s] * RANKS + r - 1 for s in picked for r in ranks]
+    left = dict.fromkeys(range(STANDARD.kinds), copies)
 
     def take(tiles: list[Tile]) -> bool:
         if any(left[t] < tiles.count(t) for t in set(tiles)):
@@ -186,14 +192,14 @@ def deals(ruleset: Ruleset, count: int, seed: int = 0) -> Iterator[Situation]:
     """Opening hands: ``count`` deals of 13 or 14 tiles, half from the whole wall, half from
     a palette of a few ranks and suits (so that rare opening hands show)."""
     rng = random.Random(seed)
-    suits = len(ruleset.get("tiles.suits") or STANDARD.suits)
+    suits = suits_in_play(ruleset)
     copies = int(ruleset.get("tiles.copies") or STANDARD.copies)
     players = int(ruleset.get("players.count") or 4)
-    wall = [t for t in range(suits * RANKS) for _ in range(copies)]
+    wall = [t for t in range(STANDARD.kinds) if t // RANKS in suits for _ in range(copies)]
     for i in range(count):
         size = rng.choice((13, 14))
         if i % 2:
-            chosen = rng.sample(range(suits), rng.randint(1, suits))
+            chosen = rng.sample(suits, rng.randint(1, len(suits)))
             ranks = rng.choice(PALETTES)
             pool = [t for t in wall if t // RANKS in chosen and t % RANKS + 1 in ranks]
             if len(pool) < size:

@@ -1,11 +1,12 @@
 """Actions a seat may take.  One small immutable value each, comparable and hashable.
 
 ``kind`` is one of ``discard``, ``win``, ``kong``, ``pung``, ``chow``, ``pass``, ``take``
-(the last tile(s)), or the name of one of the ruleset's ``choices`` (``void``,
-``exchange``, ``piao`` ...), whose ``option`` is the value chosen as text: a suit letter,
-tiles in notation (``Action("exchange", option="239m")``), a number.  ``tile`` is the tile
-concerned (for a chow its lowest tile; -1 when none), ``option`` names a choice the ruleset
-offers (the replacement draw after a kong, a chosen value).
+(the last tile(s)), ``escape`` and ``false_win`` (never legal actions: a person leaving
+the hand, or claiming a win the hand does not make), or the name of one of the ruleset's
+``choices`` (``void``, ``exchange``, ``piao`` ...), whose ``option`` is the value chosen as
+text: a suit letter, tiles in notation (``Action("exchange", option="239m")``), a number.
+``tile`` is the tile concerned (for a chow its lowest tile; -1 when none), ``option`` names
+a choice the ruleset offers (the replacement draw after a kong, a chosen value).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any, NamedTuple
 
 from handcore.tiles import EVERY, Tile
 
-KINDS = ("discard", "win", "kong", "pung", "chow", "pass", "take")
+KINDS = ("discard", "win", "kong", "pung", "chow", "pass", "take", "escape", "false_win")
 _CHOICE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 """A choice's action is named after the ruleset's choice (``void``, ``exchange``, ``piao``)."""
 

@@ -38,8 +38,11 @@ def start_choices(t: Table, at: str, then: Callable[[Table], None]) -> None:
 
 def _base(t: Table, choice: choices.Choice, seat: int) -> Situation:
     """What the choice's expressions see for ``seat`` (no tiles before the deal)."""
-    keys = t.players[seat].keys if choice.at == "after_deal" else None
-    return choices.situation(t.ruleset, seat, t.dealer, t.n, keys, t.chosen)
+    if choice.at != "after_deal":
+        return choices.situation(t.ruleset, seat, t.dealer, t.n, None, t.chosen)
+    keys = t.players[seat].keys
+    held = t.opening_held
+    return choices.situation(t.ruleset, seat, t.dealer, t.n, keys, t.chosen, opening_winners=held)
 
 
 def _next(t: Table) -> None:

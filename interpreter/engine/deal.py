@@ -1,7 +1,9 @@
 """The deal.
 
 ``deal`` deals the tiles, pays the opening hands found (起手胡), then asks the ruleset's
-choices made after the deal (``choices``: 换三张, 定缺 ...) before the dealer's first turn."""
+choices made after the deal (``choices``: 换三张, 定缺 ...) before the dealer's first turn.
+Where a seat decides whether to declare its opening hands (``opening_hands.declared`` reads
+a choice), they are judged after those choices instead, on the tiles as dealt."""
 
 from __future__ import annotations
 
@@ -58,9 +60,21 @@ def deal(t: Table) -> None:
     t.events.append(events.deal(t.wall.dice, [p.notation() for p in t.players], t.wall.drawable))
     if flowers:
         _replace_flowers(t, received)
-    if t.rules.opening_hands:
-        _opening_hands(t, received)
-    start_choices(t, "after_deal", _first_turn)
+    if not t.rules.opening_hands:
+        start_choices(t, "after_deal", _first_turn)
+        return
+    found = opening.find_opening(t.ruleset, t.dealer, t.n, received)
+    t.opening_held = frozenset(s for s in range(t.n) if found[s])
+    if t.rules.opening_declared is None:
+        _opening_hands(t, received, found)
+        start_choices(t, "after_deal", _first_turn)
+        return
+
+    def declared_then_play(t: Table) -> None:
+        _opening_hands(t, received, found)
+        _first_turn(t)
+
+    start_choices(t, "after_deal", declared_then_play)
 
 
 def _replace_flowers(t: Table, received: list[list[Tile]]) -> None:
@@ -88,12 +102,20 @@ def _first_turn(t: Table) -> None:
 # --- opening hands (起手胡) --------------------------------------------------------------------
 
 
-def _opening_hands(t: Table, dealt: list[list[Tile]]) -> None:
-    """Opening hands (起手胡) found in the ``dealt`` hands: an ``opening`` event per
-    seat, then their payments, now or (``settle: at_end``) when the hand ends.  Birds
-    are the next wall tiles (looked at, not taken) or dice rolled now."""
+def _opening_hands(
+    t: Table, dealt: list[list[Tile]], found: list[list[opening.OpeningHand]]
+) -> None:
+    """The opening hands (起手胡) ``found`` in the ``dealt`` hands that their seats declare:
+    an ``opening`` event per seat, then their payments, now or (``settle: at_end``) when
+    the hand ends.  Birds are the next wall tiles (looked at, not taken) or dice rolled now."""
     ruleset, dealer, n = t.ruleset, t.dealer, t.n
-    found = opening.find_opening(ruleset, dealer, n, dealt)
+    declared = t.rules.opening_declared
+    if declared is not None:
+        found = [
+            hands if hands and declared(opening.opening_situation(
+                ruleset, dealer, n, s, dealt[s], t.chosen)) else []
+            for s, hands in enumerate(found)
+        ]  # fmt: skip
     seats = [s for s in range(n) if found[s]]
     if not seats:
         return
@@ -116,7 +138,7 @@ def _opening_hands(t: Table, dealt: list[list[Tile]]) -> None:
         hands = [{"id": h.id, "name": h.name, "value": h.value} for h in found[s]]
         t.events.append(events.opening(s, hands, birds, dice, hits, when))
     t.facts.opened(seats, hit)
-    payments = opening.settle_opening(ruleset, dealer, n, dealt, birds, dice, found)
+    payments = opening.settle_opening(ruleset, dealer, n, dealt, birds, dice, found, t.chosen)
     settlement = Settlement(n, (), tuple(payments))
     if when == "at_end":
         t.opening_due = settlement

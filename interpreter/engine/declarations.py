@@ -1,6 +1,7 @@
 """Hands declared during play (the ruleset's ``declarations``, e.g. a concealed four of a kind):
 looked for after each draw and kong, declared at once (a ``declaration`` event) and paid by
-the payers the ruleset names."""
+the payers the ruleset names, adjusted like every payment (``adjustments`` at
+``declaration``), then the payment rules at ``declaration``."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from interpreter import choices
 from interpreter.engine import events
 from interpreter.engine.payments import record
 from interpreter.engine.state import Table
-from interpreter.settle import Payment, Settlement, display_name
+from interpreter.settle import Payment, Settlement, adjust, display_name, fire
 
 
 def declare(t: Table, seat: int, tile: Tile, moment: str) -> None:
@@ -38,4 +39,6 @@ def declare(t: Table, seat: int, tile: Tile, moment: str) -> None:
             if amount:
                 payments.append(Payment(payer, seat, amount, (f"{title} (seat {seat})",)))
         t.events.append(events.declaration(seat, name, tile))
-        record(t, Settlement(t.n, (), tuple(payments)))
+        made = [*adjust(t.ruleset, "declaration", here, payments),
+                *fire(t.ruleset, "declaration", here)]  # fmt: skip
+        record(t, Settlement(t.n, (), tuple(made)))

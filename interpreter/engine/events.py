@@ -164,7 +164,8 @@ def bird(tiles: Iterable[Tile], hits: dict[int, int]) -> Event:
             "hits": {str(s): n for s, n in sorted(hits.items())}}  # fmt: skip
 
 
-def payment(amount: int, reasons: Iterable[str], payer: int, payee: int) -> Event:
+def payment(amount: int, reasons: Iterable[str], payer: int, payee: int | str) -> Event:
+    """``payee``: a seat, or ``"pot"``."""
     return {"type": "payment", "amount": amount, "reasons": list(reasons), "from": payer,
             "to": payee}  # fmt: skip
 

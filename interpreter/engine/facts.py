@@ -12,7 +12,7 @@ they are read: the tiles face up (``wins.visible``), the locks lifted
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from random import Random
 from typing import Any
@@ -95,23 +95,21 @@ class TableFacts:
 
 def table_facts(ruleset: Ruleset, first_dealer: int) -> TableFacts:
     memo = ruleset_memo(ruleset, "reads visible")
-    if not memo:
-        hands = [*(ruleset.get("hands") or {}).values(), *(ruleset.get("modifiers") or {}).values()]
-        memo[True] = any(
-            _uses(spec.get(key), "visible") for spec in hands for key in ("when", "value")
-        )
+    if not memo:  # a hand type, a payment, a bird multiplier ... any rule may read it
+        memo[True] = any(syntax.mentions(e, "visible") for e in _expressions(ruleset.data))
     return TableFacts(first_dealer, memo[True])
 
 
-def _uses(expr: Any, name: str) -> bool:
-    """Whether the compiled expression ``expr`` reads the name or calls the function
-    ``name`` anywhere."""
-    node = getattr(expr, "ast", None)
-    return node is not None and any(
-        (isinstance(n, syntax.Call) and n.function == name)
-        or (isinstance(n, syntax.Name) and n.name == name)
-        for n in _nodes(node)
-    )
+def _expressions(value: Any) -> Iterator[Any]:
+    """Every compiled expression in the ruleset's data."""
+    if hasattr(value, "ast"):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _expressions(item)
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from _expressions(item)
 
 
 def dealer_dice(ruleset: Ruleset, next_dealer: Any, rng: Random) -> int:
@@ -119,25 +117,10 @@ def dealer_dice(ruleset: Ruleset, next_dealer: Any, rng: Random) -> int:
     else 0.  Thrown at the hand's end, they change nothing of the hand."""
     memo = ruleset_memo(ruleset, "dealer dice")
     if not memo:
-        memo[True] = _uses(next_dealer, "dice")
+        memo[True] = syntax.mentions(next_dealer, "dice")
     if not memo[True]:
         return 0
     return rng.randint(1, 6) + rng.randint(1, 6)
-
-
-def _nodes(node: Any) -> Iterator[Any]:
-    yield node
-    if isinstance(node, syntax.Node):
-        for value in vars(node).values():
-            yield from _children(value)
-
-
-def _children(value: Any) -> Iterator[Any]:
-    if isinstance(value, syntax.Node):
-        yield from _nodes(value)
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _children(item)
 
 
 def next_dealer_seat(value: int, players: int) -> int:

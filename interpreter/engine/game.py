@@ -22,8 +22,9 @@ name, and ``Game`` is a thin façade that looks the phase up and calls it.  The 
   ``last_turn`` (``wall_end``: the last tiles offered in turn), then ``over``.
 
 The modules stand in layers, each importing only modules after it in this order:
-``turn``, ``claims`` (the claim phase), ``kongs``, ``wall_end``, ``rounds`` (claim
-rounds opened), ``deal``, ``choices`` (the choice phases), ``legal`` (what a seat may do),
+``penalties`` (a seat leaving, a false win claim: actions no bot takes), ``turn``,
+``claims`` (the claim phase), ``kongs``, ``wall_end``, ``rounds`` (claim rounds opened),
+``deal``, ``choices`` (the choice phases), ``legal`` (what a seat may do),
 ``wins`` (what a win is worth; carrying it out), ``flow`` (draws, the next turn, the end),
 ``declarations`` (hands declared during play), ``payments`` (settlement recorded), then
 ``state``, ``facts`` (the table facts rules read, recorded as play goes), ``rules``,
@@ -44,6 +45,7 @@ from typing import Any
 from dsl.ruleset import Ruleset
 from handcore.shapes import keys_of
 from handcore.tiles import Tile
+from interpreter.engine import penalties
 from interpreter.engine.actions import Action
 from interpreter.engine.choices import CHOICE, start_choices
 from interpreter.engine.claims import CLAIM
@@ -188,7 +190,10 @@ class Game:
         return legal[1]
 
     def apply(self, action: Action, seat: int | None = None) -> None:
-        """Carry out ``action`` for the seat to move; an illegal one raises and changes nothing."""
+        """Carry out ``action`` for the seat to move; an illegal one raises and changes nothing.
+
+        Besides the legal actions, the seat to move may leave the hand (``escape``) or claim
+        a win its hand does not make (``false_win``): see ``penalties``."""
         t = self.state
         mover = to_move(t)
         if mover is None:
@@ -196,6 +201,14 @@ class Game:
         if seat is not None and seat != mover:
             raise IllegalAction(f"it is seat {mover}'s decision, not seat {seat}'s")
         legal = self._legal_now(mover)
+        if isinstance(action, Action) and action.kind in penalties.ACTIONS:
+            why = penalties.refusal(t, action, legal)
+            if why is not None:
+                raise IllegalAction(f"seat {mover} cannot {action} now: {why}")
+            t.legal = None
+            t.events.append(act_event(mover, action.to_json()))
+            penalties.carry_out(t, mover, action)
+            return
         if not isinstance(action, Action) or action not in legal:
             raise IllegalAction(
                 f"seat {mover} cannot {action} now (phase {t.phase}); legal: "

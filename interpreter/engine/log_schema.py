@@ -95,6 +95,10 @@ def _action(value: Any) -> str:
     return ""
 
 
+def _payee(value: Any) -> str:
+    return "" if value == "pot" or not _seat(value) else "a seat number or pot"
+
+
 INT, SEAT, TEXT, TILE, BOOL = _int, _seat, _text, _tile, _bool
 INTS, SEATS, TEXTS, TILES_ = _list(_int), _list(_seat), _list(_text), _list(_tile)
 
@@ -126,7 +130,7 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "hands": _list(_object),
     },
     "bird": {"tiles": TILES_, "hits": _object},
-    "payment": {"from": SEAT, "to": SEAT, "amount": INT, "reasons": TEXTS},
+    "payment": {"from": SEAT, "to": _payee, "amount": INT, "reasons": TEXTS},
     "end": {
         "reason": TEXT, "deltas": INTS, "winners": SEATS, "next_dealer": SEAT, "hands": TEXTS,
         "wall": INT, "next_dealers?": SEATS,

@@ -82,6 +82,8 @@ def play(
         results.append(result)
         scores = [a + b for a, b in zip(scores, result.deltas, strict=True)]
         dealer, dealers = result.next_dealer, result.next_dealers
+        if result.reason == "escape":  # a player left the table: the match is over
+            break
     if log is not None:
         write_log(events, log)
     return MatchResult(ruleset.id, seed, tuple(results), tuple(scores)), events

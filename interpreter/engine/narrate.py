@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 WINDS = "东南西北"
 SUIT_NAMES = {suit.letter: suit.names[0] for suit in STANDARD.suits}
+LEAVING = {"escape": "leaves the hand", "false_win": "claims a win its hand does not make"}
+"""The actions outside the legal ones (``penalties``), told as they happen."""
 
 
 def seat_name(seat: int, dealers: Collection[int] = ()) -> str:
@@ -40,17 +42,19 @@ def relation(payer: int, payee: int, players: int) -> str:
 
 def payment_line(
     payer: int,
-    payee: int,
+    payee: int | str,
     amount: int,
     reasons: Iterable[str],
     players: int,
     dealers: Collection[int],
 ) -> str:
-    """``东0庄 pays 下家 南1 28  (reasons)``."""
-    return (
-        f"  {seat_name(payer, dealers)} pays {relation(payer, payee, players)} "
-        f"{seat_name(payee, dealers)} {amount}  ({'; '.join(reasons)})"
+    """``东0庄 pays 下家 南1 28  (reasons)``; ``payee`` may be ``"pot"``."""
+    to = (
+        "the pot"
+        if payee == "pot"
+        else f"{relation(payer, int(payee), players)} {seat_name(int(payee), dealers)}"
     )
+    return f"  {seat_name(payer, dealers)} pays {to} {amount}  ({'; '.join(reasons)})"
 
 
 def chosen_options(options: Mapping[str, Any], defaults: Mapping[str, Any] | None) -> str:
@@ -82,7 +86,7 @@ def _groups(text: str) -> list[str]:
     keys = shapes.keys_of(EVERY.counts(hand))
     split = shapes.decompositions(keys)
     if split:
-        pair, melds = split[0]
+        pair, melds = split[0].pair, split[0].melds
         parts = [[m.tile] * 3 if m.kind == "pung" else [m.tile + i for i in range(3)]
                  for m in sorted(melds)]  # fmt: skip
         return [EVERY.format(p) for p in (*parts, [pair, pair])]
@@ -151,6 +155,8 @@ def narrate(
                 f"{event['name']}: "
                 + ", ".join(f"{seat_name(i, dealers)} {'-' if v is None else v}" for i, v in chosen)
             )
+        elif kind == "act" and event["action"]["kind"] in LEAVING:
+            lines.append(f"{name} {LEAVING[event['action']['kind']]}")
         elif kind == "declaration":
             lines.append(f"{name} declares {event['name']} with {tiles(event['tile'])}")
         elif kind == "draw":
@@ -251,4 +257,6 @@ def settlement_text(
         if p["amount"]
     )
     lines.append(f"net       {_net(data['deltas'], dealers)}")
+    if settlement.pot:
+        lines.append(f"pot       +{settlement.pot} (paid to no seat)")
     return "\n".join(lines)

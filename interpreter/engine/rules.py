@@ -189,7 +189,11 @@ class Rules:
         self.end_checks = fires(rs, "wall_end")
         """Whether payment rules fire when the wall runs out with players still in."""
         self.hand_end = fires(rs, "hand_end")
-        self.opening_hands = bool((rs.get("opening_hands") or {}).get("allowed", False))
+        opening = rs.get("opening_hands") or {}
+        self.opening_hands = bool(opening.get("allowed", False))
+        declared = opening.get("declared")
+        self.opening_declared = None if getattr(declared, "text", "true") == "true" else declared
+        """Whether a seat declares its opening hands (None: always, at the deal)."""
         hands: Mapping[str, Any] = rs.get("hands") or {}
         self.shape_free = tuple(
             spec["when"]
@@ -261,14 +265,18 @@ class Rules:
 
         ``shaped``: the hand is complete or seven pairs (``shape_ok``), worked out by the caller.
         """
+        result = self.worth(situation, void, shaped)
+        return None if result is None else result.total
+
+    def worth(self, situation: Situation, void: int | None, shaped: bool) -> WinResult | None:
+        """As ``win_value``, the hand types and value (``settle.worth``)."""
         if not shaped and (
             not self.shape_free
             or not self.may_win_unshaped(prefilter.probe_of_situation(situation))
             or not any(when(situation) for when in self.shape_free)
         ):
             return None
-        result = worth(self.ruleset, situation, void)
-        return None if result is None else result.total
+        return worth(self.ruleset, situation, void)
 
     def hand_types(self, situation: Situation) -> WinResult | None:
         assert situation.win_tile is not None

@@ -151,7 +151,8 @@ class Choosing:
 @dataclass(frozen=True)
 class GameResult:
     reason: str
-    """How the hand ended: ``win``, ``one_left``, ``wall`` (the wall ran out, 黄庄)."""
+    """How the hand ended: ``win``, ``one_left``, ``wall`` (the wall ran out, 黄庄), ``escape``
+    (a seat left)."""
     dealer: int
     next_dealer: int
     winners: tuple[int, ...]
@@ -215,6 +216,8 @@ class Table:
     """Who deals the next hand, worked out when the hand ends."""
     next_dealers: frozenset[int] = frozenset()
     """Every seat dealing the next hand, ``next_dealer`` included (``dealer.also``)."""
+    opening_held: frozenset[int] = frozenset()
+    """The seats whose dealt tiles hold opening hands, declared or not."""
     opening_due: Settlement | None = None
     """Opening-hand payments kept for the end of the hand (``settle: at_end``)."""
     held: dict[int, Action] = field(default_factory=dict)

@@ -8,6 +8,7 @@ from dsl.ruleset import available_ids, default_root, load
 from interpreter.agents import AGENTS, make_agent
 from interpreter.engine import Game, play
 from interpreter.engine.events import to_jsonl
+from interpreter.engine.rules import Rules
 
 BOTS = ("efficiency", "value", "defensive")
 
@@ -52,14 +53,15 @@ def test_parameters_by_name() -> None:
 @pytest.mark.parametrize("rid", playable())
 def test_only_legal_actions(rid: str) -> None:
     ruleset = load(rid)
+    seats = Rules(ruleset).players
     lineup = [*BOTS, "random"]
     for hand in range(4):
-        names = lineup[hand:] + lineup[:hand]
+        names = (lineup[hand:] + lineup[:hand])[:seats]
         agents = [
             Checked(make_agent(n, 10 * hand + s, **({"ruleset": ruleset} if n in BOTS else {})))
             for s, n in enumerate(names)
         ]
-        game = Game(ruleset, 1000 + hand, hand % 4)
+        game = Game(ruleset, 1000 + hand, hand % seats)
         while (seat := game.to_move()) is not None:
             legal = game.legal_actions(seat)
             game.apply(agents[seat].act(game.observation(seat), legal), seat)

@@ -149,12 +149,12 @@ def test_plot_without_matplotlib_says_what_to_install(tmp_path, monkeypatch):
 def test_the_same_comparison_on_one_worker_all_cores_or_dask():
     from distributed import Client, LocalCluster
 
-    from interpreter.compare import Setting, compare
+    from interpreter.compare import Run, Setting, compare
 
     a, b = Setting(QQ, ("birds=0",)), Setting(QQ, ("birds=4",))
 
     def run(**where):
-        return compare(a, b, 24, 9, "random", progress=False, **where).to_json()
+        return compare(a, b, 24, 9, "random", Run(progress=False, **where)).to_json()
 
     one = run(workers=1)
     assert run(workers=2) == one

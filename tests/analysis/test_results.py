@@ -8,7 +8,7 @@ import json
 import pytest
 
 from interpreter import simulate
-from interpreter.compare import Setting, compare, sweep
+from interpreter.compare import Run, Setting, compare, sweep
 from tests.simulate.conftest import mjrules
 
 QQ = "changsha/qq2014"
@@ -22,8 +22,9 @@ def _no_play(monkeypatch):
     monkeypatch.setattr(simulate, "run_to", refuse)
 
 
-def _compare(games=10, seed=3, **kwargs):
-    return compare(A, B, games, seed, "random", workers=1, progress=False, **kwargs).to_json()
+def _compare(games=10, seed=3, cache=None):
+    where = Run(workers=1, progress=False, cache=cache)
+    return compare(A, B, games, seed, "random", where).to_json()
 
 
 def test_a_comparison_is_read_back_not_played(tmp_path, monkeypatch):
@@ -54,8 +55,8 @@ def test_other_inputs_are_played(tmp_path, monkeypatch, other):
 
 def test_a_sweep_reuses_the_reference_and_each_setting(tmp_path, monkeypatch):
     def run():
-        return sweep(B, ["birds=0"], 8, 2, "random", workers=1, progress=False,
-                     cache=tmp_path).to_json()  # fmt: skip
+        return sweep(B, ["birds=0"], 8, 2, "random",
+                     run=Run(workers=1, progress=False, cache=tmp_path)).to_json()  # fmt: skip
 
     played = run()
     _no_play(monkeypatch)

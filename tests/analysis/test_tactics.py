@@ -72,12 +72,12 @@ def test_a_policy_table_across_rulesets_and_its_reuse(results_folder):
 def test_the_same_table_on_one_worker_two_or_dask():
     from distributed import Client, LocalCluster
 
-    from interpreter.compare import Setting
+    from interpreter.compare import Run, Setting
     from interpreter.tactics import tactics
 
     def run(**where):
         return tactics([Setting(QQ)], ["kong_policy=always,never"], "efficiency", 6, 4,
-                       progress=False, **where).to_json()  # fmt: skip
+                       Run(progress=False, **where)).to_json()  # fmt: skip
 
     one = run(workers=1)
     assert run(workers=2) == one

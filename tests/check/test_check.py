@@ -139,3 +139,16 @@ def test_overlap_is_info_once_the_ruleset_says_values_stack(tmp_path: Path) -> N
     stacked.write_text(broken + "scoring:\n  value: sum(hands, value)\n", encoding="utf-8")
     [hit] = [f for f in check(str(stacked), hands=SMALL).findings if "haohuaqidui" in f.message]
     assert hit.severity == "info" and hit.path == ("hands", "haohuaqidui", "replaces")
+
+
+def test_built_hands_keep_to_the_suits_in_play() -> None:
+    # 三人两房 without 万: hands of 筒 and 条 only, one suit as often as the palette gives it
+    # (清一色 families must be reachable), and deals from its 72 tiles.
+    from dsl.ruleset import load
+    from interpreter.check.samples import deals, winning_hands
+
+    ruleset = load("house/sichuan_sanren_liangfang")
+    suits = [set(s.suits) for s, _ in winning_hands(ruleset, 300)]
+    assert set().union(*suits) == {1, 2}
+    assert sum(len(found) == 1 for found in suits) > 50
+    assert set().union(*(d.suits for d in deals(ruleset, 50))) == {1, 2}

@@ -358,8 +358,8 @@ ERRORS = [
         "payer",
         "payer is not available in section hands (only in opening_payment, payment, "
         "bird_multiplier, payments_win_each, payments_kong_each, payments_opening_hand_each, "
-        "payments_wall_end_each, payments_hand_end_each, adjustment, "
-        "declaration_payment)",
+        "payments_declaration_each, payments_false_win_each, payments_escape_each, "
+        "payments_wall_end_each, payments_hand_end_each, adjustment, declaration_payment)",
         "a name of this section",
         None,
         0,

@@ -39,7 +39,7 @@ def problems(path: Path) -> list[str]:
             5,
             19,
             "tile is not available in section bird_multiplier (only in claims, bird_seat, "
-            "declarations, declaration_payment)",
+            "payments_declaration, payments_declaration_each, declarations, declaration_payment)",
         ),
         # The number of birds is known before the hand is looked at (its winning tile aside).
         (

@@ -316,3 +316,43 @@ def test_a_log_with_choices_and_a_declaration_reads_back_and_replays(folder, tmp
     events = read_log(tmp_path / "hand.jsonl")
     assert [e["name"] for e in events if e["type"] == "choice"] == ["piao", "bet"]
     assert replay(events, ruleset).deltas == (tuple(game.deltas),)
+
+
+ADJUSTED = (
+    HOUSE
+    + """\
+adjustments:
+  payer_stake:
+    name: {zh: 飘, en: the payer's stake}
+    at: [declaration]
+    amount: amount + choice.piao(payer)
+    source: house rule
+payments:
+  table:
+    name: {zh: 台费, en: table fee}
+    at: declaration
+    payers: "{seat}"
+    payees: "{pot}"
+    amount: 1
+    source: house rule
+"""
+)
+
+
+def test_a_declared_hand_is_paid_through_the_adjustments_and_the_rules_at_it(folder):
+    ruleset = house(folder, text=ADJUSTED)
+    game = rigged(ruleset, {1: "555m 1234567s 789m"}, draws="9s 9s 9s 5m", dealer=0)
+    choose_all(game, {"piao": ["0", "2", "1"], "bet": ["false", "", ""]})
+    tsumogiri(game, until=lambda g: any(e["type"] == "declaration" for e in g.events))
+    found = next(e for e in game.events if e["type"] == "declaration")
+    after = game.events[game.events.index(found) :]
+    paid = [
+        (e["from"], e["to"], e["amount"], e["reasons"]) for e in after if e["type"] == "payment"
+    ]
+    assert paid == [
+        (0, 1, 4, ["中途四喜 (seat 1)"]),  # 2 + the declarer's 2; seat 0 staked nothing
+        (2, 1, 5, ["中途四喜 (seat 1)", "飘 +1"]),  # and seat 2's own stake of 1
+        (1, "pot", 1, ["台费"]),  # the rule at the declaration
+    ]
+    assert game.deltas == [-4, 8, -5]
+    house(folder)  # the module's ruleset file as the other tests read it

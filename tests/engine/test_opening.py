@@ -184,3 +184,42 @@ def test_the_cheap_tests_change_no_answer(rid):
             assert [h.id for h in found[seat]] == direct
             seen.update(direct)
     assert len(seen) >= 4
+
+
+DECLARE = """\
+extends: changsha/qq2014
+ruleset: {id: house/declare, title: opening hands declared by choice, source: house rule}
+choices:
+  qishou:
+    name: {zh: 起手胡, en: declare the opening hand}
+    values: "{true, false}"
+    when: seat in opening_winners
+    default: true
+    source: house rule
+opening_hands:
+  declared: choice.qishou(winner)
+"""
+
+
+@pytest.mark.parametrize("answer", ["true", "false"])
+def test_a_seat_decides_whether_to_declare_its_opening_hand(tmp_path, answer):
+    from interpreter.engine import Action
+
+    path = tmp_path / "declare.yaml"
+    path.write_text(DECLARE, encoding="utf-8")
+    ruleset = load(str(path), settings=["birds=0"])
+    game = rigged(ruleset, {0: OPENING["sixi"], **PLAIN})
+    # Only the dealer holds one: only the dealer is asked, after the deal, before any payment.
+    assert game.phase == "qishou" and game.to_move() == 0 and not opening_events(game)
+    game.apply(Action("qishou", option=answer), 0)
+    choice = next(e for e in game.events if e["type"] == "choice")
+    assert choice == {"type": "choice", "name": "qishou", "values": [answer == "true", True,
+                                                                      True, True]}  # fmt: skip
+    if answer == "true":
+        (event,) = opening_events(game)
+        assert event["seat"] == 0 and [h["id"] for h in event["hands"]] == ["sixi"]
+        assert game.deltas == [6, -2, -2, -2]  # as when declared at the deal
+        assert game.events.index(choice) < game.events.index(event)
+    else:
+        assert not opening_events(game) and game.deltas == [0, 0, 0, 0]
+    assert game.phase == "turn" and game.to_move() == 0

@@ -76,10 +76,10 @@ def test_unknown_parts_are_taken_as_may_hold():
 @pytest.mark.parametrize("rid", [*RULESETS, "changsha/full2007", "sichuan/blog5"])
 def test_hand_type_conditions_never_rule_out_a_hand_type_that_holds(rid):
     """Settlement skips a hand type whose cheap necessary condition fails (shaped or not)."""
-    from interpreter.settle import _conditions
+    from interpreter.settle import _hand_types_of
 
     ruleset = load(rid)
-    conditions = _conditions(ruleset, "hands") + _conditions(ruleset, "modifiers")
+    conditions = _hand_types_of(ruleset)
     rng = Random(7)
     checked = 0
     for _ in range(1500):
@@ -93,11 +93,11 @@ def test_hand_type_conditions_never_rule_out_a_hand_type_that_holds(rid):
         )  # fmt: skip
         probe = prefilter.probe_of_situation(situation)
         shaped = prefilter.has_shape(keys, len(melds))
-        for hand_id, spec, shaped_need, unshaped_need in conditions:
-            need = shaped_need if shaped else unshaped_need
-            if spec["when"](situation):
+        for kind in conditions:
+            need = kind.shaped_need if shaped else kind.unshaped_need
+            if kind.when(situation):
                 checked += 1
-                assert need is None or need(probe), f"{hand_id} holds but its test fails"
+                assert need is None or need(probe), f"{kind.id} holds but its test fails"
     assert checked > 100
 
 

@@ -17,12 +17,10 @@ from dsl.migrations.settlement import migrate
 from dsl.ruleset import load
 from interpreter.scenario import read_scenario
 from interpreter.settle import settle
+from tests.migrate.record import SCENARIOS  # the worked examples format 1 can state
 
 REPO = Path(__file__).resolve().parents[2]
 FORMAT1 = Path(__file__).parent / "format1"
-SCENARIOS = sorted((REPO / "tests" / "scenarios").rglob("*.yaml")) + sorted(
-    (REPO / "docs" / "scenarios").glob("*.yaml")
-)
 
 
 def rewrite(text: str, step=migrate) -> str:
@@ -55,6 +53,8 @@ def test_every_worked_example_settles_as_with_the_shipped_rulesets(migrated: Pat
     assert len(SCENARIOS) > 180
     for path in SCENARIOS:
         scenario = read_scenario(path)
+        if not (FORMAT1 / f"{scenario.ruleset}.yaml").is_file():
+            continue  # a ruleset first written in format 2 (rulesets/house/): no copy to compare
         settings = tuple(scenario.settings())
         ours = settle(_load(scenario.ruleset, migrated, settings), scenario.hand)
         shipped = settle(_load(scenario.ruleset, REPO / "rulesets", settings), scenario.hand)

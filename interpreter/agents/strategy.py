@@ -1,0 +1,367 @@
+"""The strategy bot: the value bot's offence, with a defence priced in the ruleset's own points.
+
+Everything it knows of the rules it learns from the ruleset (``reading.RuleFacts``): what a
+win pays through the settlement (``reading.win_points``), whether the hand ends at the first
+win, what a kong pays, what a win on a kong's discard pays.  No hand type is named:
+a one-suit or seven-pairs or all-pungs hand is chased when, and as much as, this ruleset
+pays for it (the value bot's shape targets, each settled).
+
+- **Offence** is the value bot's (``value_threshold``, ``claim_margin``, ``self_draw_share``,
+  ``hazard``): a hand's score is its chance to win times what the win pays.
+- **Defence**: from visible information only it prices each discard's expected loss, the
+  sum over opponents still in the hand of (chance the tile is its wait) × (what it would
+  collect from this seat).  An opponent with four melds holds one tile and waits on its
+  pair (单钓): the chance is spread over the tiles it may hold (copies unseen, tiles it threw
+  much less likely) and each is priced by settling that very hand, melds as shown.  Any
+  other opponent's chance is its readiness (``defensive.threats``: melds, the share of the
+  wall drawn, the share of complete hands the ruleset accepts) × the tile's danger from its
+  river (``defensive.danger``: 现物, declared void suit, 筋, copies seen) × ``wait_share``;
+  where a win must lack a suit, a suit it threw ``3`` or more times and never melded is
+  taken for its void (× ``shown_void``).  Its price is a plain hand settled with its melds.
+  Seats that have left the hand (winners, where play goes on) are no threat.
+- **The discard** is the value bot's unless a safer tile is worth ``min_gain`` points more
+  once risk is counted: each tile's worth is its score (never above the value bot's
+  choice's) times the chance the hand goes on (where the first win ends it) minus
+  ``defence`` × its expected loss.  A far hand's score is small, so against a likely-ready
+  opponent it folds (throws the safest tiles); a near hand pushes while its score outweighs
+  the loss.  No risk is priced while every opponent's readiness is below ``alert``.
+- **The wall's end**: where payments fire then (unready seats paying ready ones), a ready
+  hand's score adds ``ready_end`` × (1 − its chance to win) × what it would collect, ready,
+  from seats far from ready (settled).
+- **Kongs** (in turn, on a discard, again with a kong tile) and the replacement draw
+  (补张 vs 开杠) as the value bot weighs them, less the extra loss of the discard that follows
+  a kong: the safest discard's expected loss times what a win on a kong's discard pays
+  over a plain one (settled).
+- **The void suit** (declared, 定缺, or a suit a win must lack): the suit whose loss leaves
+  the rest of the hand nearest a complete hand (tiles missing, ``shapes.shanten_standard``
+  of the hand without it), then the suit held least.  **The exchange (换三张)**: the tiles
+  whose loss leaves the rest nearest, given its best void suit, then the rest's shanten.
+  **The last tile**: taken when ready on a wait that wins.
+
+Parameters (all in ``interpreter.agents.PARAMS``, with the ranges ``mjrules tune`` searches):
+``value_threshold`` (3.0), ``claim_margin`` (0.6), ``self_draw_share`` (0.4), ``hazard``
+(by the ruleset), ``defence`` (1.0), ``wait_share`` (0.12), ``shown_void`` (0.2),
+``alert`` (0.05), ``min_gain`` (0.1), ``ready_end`` (0.5); docs/AGENTS.md gives their
+ranges.  :meth:`StrategyAgent.deal_in` tells a tile's risk as the bot weighs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from dsl.ruleset import Ruleset
+from dsl.situation import HandMeld
+from handcore import shapes
+from handcore.discards import discard_table
+from handcore.shapes import Keys
+from handcore.suit_tables import RANKS
+from handcore.tiles import STANDARD, Tile
+from interpreter.agents import reading
+from interpreter.agents.defensive import danger, rivers, threats
+from interpreter.agents.reading import RuleFacts, View
+from interpreter.agents.value import PROBES, ValueAgent, _Ctx, probe_keys
+from interpreter.engine.actions import Action
+from interpreter.engine.rules import _NOWHERE
+from interpreter.hand_record import HandRecord, Unfinished
+from interpreter.settle import SettlementError, settle
+
+_SHOWN_VOID_THROWS = 3
+"""Tiles of a suit an opponent threw (and never melded) before it counts as a shown void."""
+_THREW_OWN = 0.15
+"""A four-meld hand's wait on a tile it threw itself, against one it did not."""
+
+
+class StrategyAgent(ValueAgent):
+    def __init__(
+        self,
+        seed: int = 0,
+        value_threshold: float = 3.0,
+        self_draw_share: float = 0.4,
+        claim_margin: float = 0.6,
+        hazard: float = -1.0,
+        defence: float = 1.0,
+        wait_share: float = 0.12,
+        shown_void: float = 0.2,
+        alert: float = 0.05,
+        min_gain: float = 0.1,
+        ready_end: float = 0.5,
+        ruleset: Ruleset | None = None,
+    ) -> None:
+        super().__init__(seed, value_threshold, self_draw_share, claim_margin, hazard, ruleset)
+        self.defence = float(defence)
+        self.wait_share = float(wait_share)
+        self.shown_void = float(shown_void)
+        self.alert = float(alert)
+        self.min_gain = float(min_gain)
+        self.ready_end = float(ready_end)
+        self._last: tuple[_Ctx | None, _Risk | None] = (None, None)
+
+    # --- choices: the void suit and the exchange ------------------------------------------------
+
+    def _choice(
+        self, obs: dict[str, Any], legal: Sequence[Action], view: View, f: RuleFacts
+    ) -> Action:
+        pending = obs["choice"]
+        m = len(view.melds)
+        if pending["effect"] == "void":
+
+            def void_cost(a: Action) -> tuple[int, int, str]:
+                s = reading.SUIT_LETTERS.index(a.option)
+                return _without_suit(view.counts, s, m), _held(view.counts, s), a.option
+
+            return min(legal, key=void_cost)
+        if pending["tiles"]:
+
+            def exchange_cost(a: Action) -> tuple[int, int, int, str]:
+                given = STANDARD.parse(a.option, check_copies=False)
+                rest = list(view.counts)
+                for t in given:
+                    rest[t] -= 1
+                best = min(_without_suit(rest, s, m) for s in f.suits)
+                kept = shapes.shanten(shapes.keys_of(rest), m, f.form)
+                return best, kept, max(_held(view.counts, t // RANKS) for t in given), a.option
+
+            return min(legal, key=exchange_cost)
+        return super()._choice(obs, legal, view, f)
+
+    def _void(self, view: View, f: RuleFacts) -> int | None:
+        """Where a win must lack a suit and none is declared: the suit whose loss leaves the
+        rest nearest a complete hand, never one with a declared meld."""
+        if view.void is not None or not f.void_suit:
+            return super()._void(view, f)
+        m = len(view.melds)
+        melded = {x.tile // RANKS for x in view.melds}
+        free = [s for s in f.suits if s not in melded] or list(f.suits)
+        return min(
+            free, key=lambda s: (_without_suit(view.counts, s, m), _held(view.counts, s), -s)
+        )
+
+    # --- the discard, with risk -----------------------------------------------------------------
+
+    def _discard(self, ctx: _Ctx, legal: Sequence[Action]) -> tuple[float, Action]:
+        score, action = super()._discard(ctx, legal)
+        risk = self._risk(ctx)
+        if risk is None:
+            return score, action
+        view = ctx.view
+        m = len(view.melds)
+        allowed = {a.tile for a in legal if a.kind == "discard"}
+        if ctx.void is not None and any(t // RANKS == ctx.void for t in allowed):
+            allowed = {t for t in allowed if t // RANKS == ctx.void}
+        first_win_ends = ctx.f.rules.first_win
+
+        def worth(tile: Tile, s: float) -> float:
+            ends, loss = risk.of(tile)
+            return s * (1 - ends if first_win_ends else 1) - self.defence * loss
+
+        own = worth(action.tile, score)
+        if self.defence * risk.of(action.tile)[1] <= self.min_gain:
+            return own, action  # no safer tile could save enough
+        best = (own + self.min_gain, action)
+        targets = ctx.targets(view.keys, view.melds)
+        for r in discard_table(view.keys, m, ctx.visible, ctx.form(m)):
+            if r.discard not in allowed or r.discard == action.tile:
+                continue
+            s = ctx.score(shapes.add_tile(view.keys, r.discard, -1), view.melds, r, targets)
+            w = worth(r.discard, min(s, score))
+            if w > best[0]:
+                best = (w, Action("discard", r.discard))
+        return (own, action) if best[1] == action else best
+
+    def deal_in(self, obs: dict[str, Any], tile: Tile) -> tuple[float, float]:
+        """(chance a discard of ``tile`` is won on, expected points it loses) as the bot
+        weighs them for the observation ``obs``; (0, 0) while no threat reaches ``alert``."""
+        risk = self._risk(self._context(obs))
+        return risk.of(tile) if risk is not None else (0.0, 0.0)
+
+    def _kong_cost(self, ctx: _Ctx, a: Action, kind: str) -> float:
+        """The extra loss of the discard after a kong: the safest discard's expected loss
+        times the share more a win on a kong's discard pays."""
+        risk = self._risk(ctx)
+        if risk is None:
+            return 0.0
+        extra = _kong_discard_extra(self, ctx)
+        if extra <= 0:
+            return 0.0
+        held = [t for t, n in enumerate(ctx.view.counts) if n]
+        return self.defence * extra * min((risk.of(t)[1] for t in held), default=0.0)
+
+    def _end_value(
+        self, ctx: _Ctx, keys: Keys, melds: tuple[HandMeld, ...], chance: float
+    ) -> float:
+        """Where payments fire when the wall runs out: ``ready_end`` × the chance the hand
+        gets there unwon × what being ready then is worth (:func:`_ready_swing`)."""
+        if self.ready_end <= 0 or not ctx.f.rules.end_checks:
+            return 0.0
+        return self.ready_end * (1 - chance) * _ready_swing(self, ctx, keys, melds)
+
+    def _risk(self, ctx: _Ctx) -> _Risk | None:
+        """The decision's risk, or None when no opponent's threat reaches ``alert``."""
+        if self.defence <= 0:
+            return None
+        if self._last[0] is not ctx:
+            threat = threats(ctx.obs, ctx.view, ctx.f)
+            alert = threat and max(threat.values()) >= self.alert
+            self._last = (ctx, _Risk(self, ctx, threat) if alert else None)
+        return self._last[1]
+
+
+class _Risk:
+    """For one decision: each tile's chance to end the hand on a discard and its expected
+    loss, from visible information only."""
+
+    def __init__(self, agent: StrategyAgent, ctx: _Ctx, threat: dict[int, float]) -> None:
+        self.agent = agent
+        self.ctx = ctx
+        self.threat = threat
+        self._single: dict[int, tuple[dict[Tile, float], dict[Tile, float]]] = {}
+        self._loss: dict[int, float] = {}
+        self._memo: dict[Tile, tuple[float, float]] = {}
+
+    def of(self, tile: Tile) -> tuple[float, float]:
+        """(chance a discard of ``tile`` is won on, expected points lost by it)."""
+        found = self._memo.get(tile)
+        if found is None:
+            ends = loss = 0.0
+            for q, ready in self.threat.items():
+                single = self.single(q)
+                if single is not None:
+                    p, price = single[0].get(tile, 0.0) * ready, single[1].get(tile, 0.0)
+                else:
+                    p, price = ready * self.chance(q, tile), self.loss(q)
+                ends += p
+                loss += p * price
+            found = self._memo[tile] = (min(ends, 1.0), loss)
+        return found
+
+    def chance(self, q: int, tile: Tile) -> float:
+        """How likely ``tile`` is a wait of opponent ``q``, should it be ready."""
+        ctx, agent = self.ctx, self.agent
+        p = danger(ctx.obs, ctx.view, q, tile) * agent.wait_share
+        if ctx.f.void_suit and ctx.obs["void"][q] is None:
+            suit = tile // RANKS
+            thrown = sum(t // RANKS == suit for t, _ in rivers(ctx.obs)[q])
+            melded = any(t >= 0 and t // RANKS == suit for _, t, _ in ctx.obs["melds"][q])
+            if thrown >= _SHOWN_VOID_THROWS and not melded:
+                p *= agent.shown_void
+        return min(p, 1.0)
+
+    def _seat_view(self, q: int) -> View:
+        view = self.ctx.view
+        return replace(view, seat=q, void=self.ctx.obs["void"][q])
+
+    def _melds(self, q: int) -> tuple[HandMeld, ...]:
+        return tuple(HandMeld(k, t, c) for k, t, c in self.ctx.obs["melds"][q] if t >= 0)
+
+    def single(self, q: int) -> tuple[dict[Tile, float], dict[Tile, float]] | None:
+        """For an opponent with four melds shown: each tile's chance to be its single wait
+        and what winning on it would pay, settled with its melds; None for other hands."""
+        if q in self._single:
+            return self._single[q]
+        melds = self._melds(q)
+        found = None
+        if len(melds) >= 4:
+            ctx = self.ctx
+            seat_view = self._seat_view(q)
+            river = {t for t, _ in rivers(ctx.obs)[q]}
+            weights: dict[Tile, float] = {}
+            prices: dict[Tile, float] = {}
+            for t in range(len(ctx.view.counts)):
+                if t // RANKS not in ctx.f.suits or ctx.view.unseen(t) == 0:
+                    continue
+                keys = shapes.keys_of([2 if i == t else 0 for i in range(len(ctx.view.counts))])
+                price = reading.win_points(ctx.f, seat_view, keys, melds, t, False)
+                if price > 0:
+                    weights[t] = ctx.view.unseen(t) * (_THREW_OWN if t in river else 1.0)
+                    prices[t] = price
+            total = sum(weights.values())
+            found = ({t: w / total for t, w in weights.items()}, prices) if total else ({}, {})
+        self._single[q] = found
+        return found
+
+    def loss(self, q: int) -> float:
+        """What opponent ``q`` would collect by winning on this seat's discard: a plain hand
+        with its melds as shown, settled (the seat's own plain win when none is accepted)."""
+        found = self._loss.get(q)
+        if found is None:
+            ctx = self.ctx
+            melds = self._melds(q)
+            seat_view = self._seat_view(q)
+            found = 0.0
+            for probe in PROBES:
+                done = probe_keys(probe, melds, seat_view.void, ctx.f.rules.tileset)
+                if done is not None:
+                    found = reading.win_points(ctx.f, seat_view, done[0], melds, done[1], False)
+                    if found > 0:
+                        break
+            if found <= 0:
+                found = ctx._base(ctx.view.melds)
+            self._loss[q] = found
+        return found
+
+
+_UNREADY = "1469m 1469p 28m 57p"
+"""A hand far from ready in two suits: the other seats at the wall's end."""
+
+
+def _ready_swing(agent: StrategyAgent, ctx: _Ctx, keys: Keys, melds: tuple[HandMeld, ...]) -> float:
+    """What the seat collects at the wall's end, ready with ``keys`` and ``melds``, from the
+    seats still in, each far from ready (settled; learned once per hand and standing)."""
+    view = ctx.view
+    memo = ("end", keys, melds, view.seat, view.dealer, view.in_game, ctx.f.ruleset.id)
+    found = agent.worth.get(memo)
+    if found is None:
+        seats = [q for q in range(view.players) if view.in_game[q]]
+        unready = tuple(STANDARD.parse(_UNREADY))
+        if ctx.void is not None:  # the other seats lack this seat's void suit too
+            suits = [x for x in range(3) if x != ctx.void]
+            unready = tuple(suits[t // RANKS] * RANKS + t % RANKS for t in unready)
+        concealed = tuple(STANDARD.tiles_of(shapes.counts_of(keys)))
+        unfinished = tuple(
+            Unfinished(q, concealed if q == view.seat else unready,
+                       melds if q == view.seat else (), _NOWHERE)
+            for q in seats
+        )  # fmt: skip
+        record = HandRecord(view.players, view.dealer, frozenset(seats), unfinished=unfinished)
+        try:
+            payments = settle(ctx.f.ruleset, record).payments
+        except (SettlementError, ValueError):
+            payments = ()
+        found = float(sum(p.amount for p in payments if p.payee == view.seat))
+        found -= sum(p.amount for p in payments if p.payer == view.seat)
+        agent.worth[memo] = found
+    return found
+
+
+def _kong_discard_extra(agent: StrategyAgent, ctx: _Ctx) -> float:
+    """How much more a win on a kong's discard pays than one on a plain discard, less one:
+    a plain probe hand settled both ways, learned once per ruleset and standing."""
+    view = ctx.view
+    memo = ("kong_discard", view.seat, view.dealer, view.in_game, ctx.f.ruleset.id)
+    found = agent.worth.get(memo)
+    if found is None:
+        found = 0.0
+        for probe in PROBES:
+            done = probe_keys(probe, (), ctx.void, ctx.f.rules.tileset)
+            if done is None:
+                continue
+            plain = reading.win_points(ctx.f, view, done[0], (), done[1], False)
+            if plain > 0:
+                context = frozenset(("kong_discard",))
+                found = reading.win_points(ctx.f, view, done[0], (), done[1], False, context)
+                found = max(found / plain - 1.0, 0.0)
+                break
+        agent.worth[memo] = found
+    return found
+
+
+def _held(counts: Sequence[int], suit: int) -> int:
+    return sum(counts[suit * RANKS : suit * RANKS + RANKS])
+
+
+def _without_suit(counts: Sequence[int], suit: int, melds: int) -> int:
+    """Shanten of the hand with every tile of ``suit`` gone (tiles missing, less one)."""
+    rest = [0 if t // RANKS == suit else n for t, n in enumerate(counts)]
+    return shapes.shanten_standard(shapes.keys_of(rest), melds)

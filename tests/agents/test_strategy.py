@@ -1,0 +1,190 @@
+"""The strategy bot: its defence, its void and exchange choices, hand types chased as the
+ruleset pays them, and whole hands in every shipped ruleset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dsl.ruleset import load
+from handcore import shapes
+from interpreter.agents import PARAMS, make_agent
+from interpreter.agents.strategy import StrategyAgent
+from interpreter.engine import Game, play
+from interpreter.engine.actions import Action
+from interpreter.engine.events import to_jsonl
+from tests.agents.test_bots_play import Checked, playable
+from tests.agents.test_decisions import FOUR_MELDS, discards_of, observation, tiles
+
+
+def tile(text: str) -> int:
+    return tiles(text)[0]
+
+
+# --- defence ------------------------------------------------------------------------------------
+
+FAR = "1245m 3379p 13468s"
+"""A hand two or more tiles from ready."""
+RIVER = ("7p", "4p 7m 9m 1p 1s", "7p 7p", "")
+"""Seat 1 (four pungs shown: 2p 6p 8s 3m) threw 1s; three 7p are out, the far hand holds the
+fourth."""
+
+
+def test_a_single_wait_after_four_melds_is_priced_as_dangerous() -> None:
+    ruleset = load("changsha/qq2014")
+    obs = observation(ruleset, FAR, melds=FOUR_MELDS, discards=RIVER, wall=20)
+    bot = make_agent("strategy", 0, ruleset=ruleset)
+    live, own, gone = (bot.deal_in(obs, tile(t)) for t in ("5m", "1s", "7p"))
+    # seat 1 holds one tile and waits on its pair: any tile it may hold is a real danger,
+    # priced by settling its hand (four pungs shown and a single wait pay a big hand here)
+    assert live[0] > 0.03 and live[1] > 0.5
+    assert own[1] < 0.3 * live[1]  # it threw 1s: seldom the tile it kept
+    # every 7p is seen: seat 1 cannot hold one (seats without melds may still wait on it)
+    assert gone[1] < 0.1 * live[1]
+    # the same tile against a seat with no melds, early: hardly a risk
+    quiet = observation(ruleset, FAR, discards=RIVER, wall=80)
+    assert bot.deal_in(quiet, tile("5m"))[1] < 0.1 * live[1]
+
+
+def test_a_folding_hand_discards_safe_tiles() -> None:
+    ruleset = load("changsha/qq2014")
+    obs = observation(ruleset, FAR, melds=FOUR_MELDS, discards=RIVER, wall=20)
+    value = make_agent("value", 0, ruleset=ruleset).act(obs, discards_of(FAR))
+    bot = make_agent("strategy", 0, ruleset=ruleset)
+    choice = bot.act(obs, discards_of(FAR))
+    assert choice != value
+    assert choice.tile in (tile("1s"), tile("7p"))  # its own discard, or a tile it cannot hold
+    # without defence it plays the value bot's discard
+    assert make_agent("strategy:defence=0", 0, ruleset=ruleset).act(obs, discards_of(FAR)) == value
+
+
+def test_a_seat_that_has_left_the_hand_is_no_threat() -> None:
+    ruleset = load("sichuan/blog5")  # a win lacks a suit: four pungs in two suits
+    melds = ((), tuple(("pung", tile(t), False) for t in ("2p", "6p", "8s", "3s")), (), ())
+    obs = observation(ruleset, FAR, melds=melds, discards=RIVER, wall=20)
+    bot = make_agent("strategy", 0, ruleset=ruleset)
+    before = bot.deal_in(obs, tile("4s"))[1]
+    assert before > 0.1
+    assert bot.deal_in(obs, tile("5m"))[1] < 0.1 * before  # it cannot win holding a character
+    obs["in_game"] = (True, False, True, True)  # seat 1 has won (血战: it left the hand)
+    assert bot.deal_in(obs, tile("4s"))[1] < 0.1 * before  # only the seats without melds
+
+
+# --- choices --------------------------------------------------------------------------------
+
+
+def test_void_is_the_suit_whose_loss_leaves_the_hand_nearest() -> None:
+    ruleset = load("sichuan/blog5")
+    hand = "123m 159p 2345678s"  # three characters and three dots: the dots are scattered
+    obs = observation(ruleset, hand, phase="void")
+    legal = [Action("void", option=s) for s in "mps"]
+    assert make_agent("value", 0, ruleset=ruleset).act(obs, legal).option == "m"  # fewest, first
+    assert make_agent("strategy", 0, ruleset=ruleset).act(obs, legal).option == "p"
+
+
+def test_exchange_gives_the_tiles_it_would_void() -> None:
+    ruleset = load("sichuan/blog5")
+    hand = "123m 159p 2345678s"
+    obs = observation(ruleset, hand, phase="claim")
+    obs["choice"] = {"name": "exchange", "title": "换三张", "effect": "exchange", "tiles": 3,
+                     "values": (), "default": None}  # fmt: skip
+    legal = [Action("choice", option=o) for o in ("123m", "159p", "234s", "678s")]
+    assert make_agent("strategy", 0, ruleset=ruleset).act(obs, legal).option == "159p"
+
+
+# --- hand types as the ruleset pays them -------------------------------------------------------
+
+
+def _extended(tmp_path: Path, base: str, changes: str) -> str:
+    """A ruleset file extending ``base`` with ``changes`` (YAML sections)."""
+    path = tmp_path / "variant.yaml"
+    path.write_text(f"extends: {base}\nruleset: {{title: variant}}\n{changes}", "utf-8")
+    return str(path)
+
+
+def test_a_one_suit_hand_is_chased_only_when_the_ruleset_pays_for_it(tmp_path: Path) -> None:
+    hand = "1235556778889m 1p"  # one suit within reach, or a faster hand throwing a character
+    discards = discards_of(hand)
+    shipped = load("sichuan/blog5")  # 清一色 3番
+    plain = load(_extended(tmp_path, "sichuan/blog5", "hands:\n  qingyise: {value: 0}\n"))
+    keeps = make_agent("strategy", 0, ruleset=shipped).act(observation(shipped, hand), discards)
+    speeds = make_agent("strategy", 0, ruleset=plain).act(observation(plain, hand), discards)
+    assert keeps == Action("discard", tile("1p"))
+    assert speeds.tile // 9 == 0  # worth no more than a plain hand: a character goes
+
+
+# --- whole hands --------------------------------------------------------------------------------
+
+
+def test_parameters_are_declared_with_ranges() -> None:
+    bot = make_agent("strategy:defence=0.5;wait_share=0.2", 1)
+    assert isinstance(bot, StrategyAgent) and bot.defence == 0.5 and bot.wait_share == 0.2
+    for name, param in PARAMS["strategy"].items():
+        assert param.low < param.high, name
+    with pytest.raises(ValueError):
+        make_agent("strategy:defence=9")
+
+
+@pytest.mark.parametrize("rid", playable())
+def test_plays_every_shipped_ruleset(rid: str) -> None:
+    ruleset = load(rid)
+    for hand in range(2):
+        names = ("strategy", "value", "strategy", "efficiency")
+        agents = [Checked(make_agent(n, s, ruleset=ruleset)) for s, n in enumerate(names)]
+        game = Game(ruleset, 2000 + hand, hand)
+        while (seat := game.to_move()) is not None:
+            legal = game.legal_actions(seat)
+            game.apply(agents[seat].act(game.observation(seat), legal), seat)
+        assert sum(game.result().deltas) == 0
+        assert agents[0].decisions > 0
+
+
+def test_same_seed_same_log() -> None:
+    ruleset = load("sichuan/blog5")
+
+    def log() -> str:
+        agents = [make_agent("strategy", s, ruleset=ruleset) for s in range(4)]
+        return to_jsonl(play(ruleset, 42, agents, hands=2)[1])
+
+    assert log() == log()
+
+
+def test_being_ready_counts_at_the_wall_end_only_where_it_pays() -> None:
+    """Sichuan pays a ready hand at the wall's end (查叫); Changsha pays nothing then."""
+    hand = "123m 456m 789m 11p 45p 9p"  # ready on 3p/6p once 9p goes
+    for rid, pays in [("sichuan/blog5", True), ("changsha/qq2014", False)]:
+        ruleset = load(rid)
+        obs = observation(ruleset, hand, wall=8)
+        values = []
+        for weight in (0.0, 0.5):
+            ctx = make_agent(f"strategy:ready_end={weight}", 0, ruleset=ruleset)._context(obs)
+            keys = shapes.add_tile(ctx.view.keys, tile("9p"), -1)
+            values.append(ctx.ready_value(keys, ())[0])
+        assert values[1] > values[0] + 0.5 if pays else values[1] == values[0], rid
+
+
+def test_a_kong_costs_what_a_win_on_its_discard_pays_more(tmp_path: Path) -> None:
+    """A kong's discard won on pays more in blog5 (杠上炮 +1番): with a likely-ready
+    opponent the bot prices that risk; a variant without the bonus prices none."""
+    melds = ((), tuple(("pung", tile(t), False) for t in ("2p", "6p", "8s", "3s")), (), ())
+    hand = "1111m 245m 3379p 46s"
+    shipped = load("sichuan/blog5")
+    plain = load(_extended(tmp_path, "sichuan/blog5", "modifiers:\n  gangshangpao: ~\n"))
+    costs = []
+    for ruleset in (shipped, plain):
+        obs = observation(ruleset, hand, melds=melds, discards=RIVER, wall=20)
+        bot = make_agent("strategy", 0, ruleset=ruleset)
+        costs.append(bot._kong_cost(bot._context(obs), Action("kong", tile("1m")), "concealed"))
+    assert costs[0] > 0 and costs[1] == 0
+
+
+def test_seven_pairs_are_chased_only_when_the_ruleset_pays_for_them(tmp_path: Path) -> None:
+    hand = "113355m 2247p 6699p"  # five pairs: seven pairs within reach, or a plain hand
+    discards = discards_of(hand)
+    shipped = load("sichuan/blog5")  # 七小对 3番
+    plain = load(_extended(tmp_path, "sichuan/blog5", "hands:\n  qixiaodui: {value: 0}\n"))
+    keeps = make_agent("strategy", 0, ruleset=shipped).act(observation(shipped, hand), discards)
+    breaks = make_agent("strategy", 0, ruleset=plain).act(observation(plain, hand), discards)
+    assert keeps == Action("discard", tile("4p"))  # every pair kept
+    assert breaks == Action("discard", tile("1m"))  # a pair broken for a plain hand
