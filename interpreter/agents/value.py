@@ -337,7 +337,8 @@ class _Ctx:
     ) -> float:
         best = 0.0
         counts = shapes.counts_of(keys)
-        copies = [max(4 - n - v, 0) for n, v in zip(counts, self.visible, strict=True)]
+        seen = self.visible[: len(counts)]  # flowers, never held, have no count
+        copies = [max(4 - n - v, 0) for n, v in zip(counts, seen, strict=True)]
         for name, suit, worth in targets:
             d, acc = self._distance(name, suit, keys, counts, copies, melds, s, live)
             if d is None or d > s + _FAR:
