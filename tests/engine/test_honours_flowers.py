@@ -41,7 +41,14 @@ def test_the_wall_holds_the_declared_set(ruleset):
 
 @pytest.mark.parametrize(
     ("agent", "games"),
-    [("random", 6), ("simple", 6), ("efficiency", 6), ("value", 2), ("defensive", 2)],
+    [
+        ("random", 6),
+        ("simple", 6),
+        ("efficiency", 6),
+        ("value", 2),
+        ("defensive", 2),
+        ("strategy", 2),
+    ],
 )
 def test_games_keep_every_tile_and_replay(ruleset, agent, games):
     flowers = honour_melds = 0
