@@ -59,6 +59,7 @@ from dsl.vocabulary import (
     ATTRIBUTES,
     ELEMENT,
     GENERIC_FUNCTIONS,
+    HONOURS_FROM,
     IDENTITY,
     LIMIT,
     REQUIRED,
@@ -1020,8 +1021,9 @@ def _arithmetic(node: Binary, left: Node, right: Node, *, plus: bool) -> tuple[T
 
 
 def _shift(tile: int | None, steps: int) -> int | None:
-    """The tile ``steps`` ranks up the same suit, or None (no tile) past the suit's ends."""
-    if tile is None:
+    """The tile ``steps`` ranks up the same suit, or None (no tile) past the suit's ends or
+    from an honour or a flower (they make no runs; a shift of 0 is the tile itself)."""
+    if tile is None or (tile >= HONOURS_FROM and steps):
         return None
     rank = tile % RANKS + steps
     return tile + steps if 0 <= rank < RANKS else None

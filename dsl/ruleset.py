@@ -40,6 +40,7 @@ from dsl.problems import (
 from dsl.structure import MOMENTS, SECTIONS, Context, ExprSource, check
 from dsl.types import BOOL, INT, SEAT, SUIT, TILE, collection
 from dsl.yaml_source import Node, load_file, load_text
+from handcore.tiles import FLOWERS, HONOURS, STANDARD, TileSet
 
 MAX_EXTENDS_DEPTH = 8
 ROOT_ENV = "MJRULES_RULESETS"
@@ -267,6 +268,18 @@ class Ruleset:
     warnings: tuple[Problem, ...] = ()
     locations: Mapping[tuple[Any, ...], Location] = field(default_factory=dict)
     option_refs: Mapping[tuple[Any, ...], str] = field(default_factory=dict)
+
+    @property
+    def tileset(self) -> TileSet:
+        """The tiles in play, as the ``tiles`` section declares them (read once)."""
+        found = self.__dict__.get("_tileset")
+        if found is None:
+            try:
+                found = tileset_of(self.data.get("tiles") or {})
+            except ValueError:  # an abstract ruleset's: checked leniently
+                found = STANDARD
+            object.__setattr__(self, "_tileset", found)
+        return found
 
     def __getattr__(self, name: str) -> Any:
         data = object.__getattribute__(self, "data")
@@ -622,8 +635,9 @@ def _build(
     by_id = resolve(the_id, paths)
     found = by_id is not None and by_id.resolve() == path.resolve()
     _cross_check(data, ctx, the_id, merged)
+    tileset = _tileset(data.get("tiles") or {}, ctx, merged)
     # Expressions are compiled even after other errors, so that one run reports them all.
-    compiled = _compile(ctx, options, data) if compile else {}
+    compiled = _compile(ctx, options, data, tileset) if compile else {}
     if problems.has_errors:
         return None
     if compile:
@@ -641,6 +655,43 @@ def _build(
         warnings=tuple(p for p in problems.items if not p.is_error),
         locations=MappingProxyType({p: n.location for p, n in ctx.locations.items()}),
         option_refs=MappingProxyType(dict(ctx.option_refs)),
+    )
+
+
+def tileset_of(tiles: Mapping[str, Any]) -> TileSet:
+    """The tile set a checked ``tiles`` section declares; a ValueError if there is none."""
+    suits = tiles.get("suits")
+    suits = [s.letter for s in STANDARD.suits] if suits is None else suits
+    return TileSet(
+        copies=tiles.get("copies") or 4,
+        ranks=tiles.get("ranks") or 9,
+        missing=tuple(i for i, s in enumerate(s.letter for s in STANDARD.suits) if s not in suits),
+        honours=_numbers(tiles.get("honours"), HONOURS),
+        flowers=_numbers(tiles.get("flowers"), FLOWERS),
+    )
+
+
+def _tileset(tiles: Mapping[str, Any], ctx: Context, root: Node) -> TileSet:
+    """The tile set the ``tiles`` section declares (the standard one when it has errors)."""
+    try:
+        return tileset_of(tiles)
+    except ValueError as error:
+        if not ctx.abstract:
+            ctx.problems.error(
+                f"no tile set: {error}", _where(ctx, ("tiles",), root), expected="a suit in play"
+            )
+        return STANDARD
+
+
+def _numbers(names: Any, block: Any) -> tuple[int, ...]:
+    """Tile numbers (1 to the block's size) of tile names (``中`` or ``5z``, as checked)."""
+    return tuple(
+        sorted(
+            {
+                int(name[0]) if name[0].isdigit() else [c[0] for c in block.chars].index(name) + 1
+                for name in names or ()
+            }
+        )
     )
 
 
@@ -703,7 +754,7 @@ def _cross_check(data: dict[str, Any], ctx: Context, the_id: str, root: Node) ->
 
 
 def _compile(
-    ctx: Context, options: Mapping[str, Option], data: dict[str, Any]
+    ctx: Context, options: Mapping[str, Option], data: dict[str, Any], tileset: TileSet
 ) -> dict[tuple[Any, ...], Any]:
     """Compile every expression field with the expression language's compiler."""
     from dsl.expressions import ExpressionError, Scope, compile_expression
@@ -727,7 +778,7 @@ def _compile(
             scope = scopes.get(section)
             if scope is None:
                 try:
-                    scope = _scope(Scope, section, kinds, classes, choices)
+                    scope = _scope(Scope, section, kinds, classes, choices, tileset)
                 except (ExpressionError, ValueError, KeyError) as exc:
                     ctx.problems.error(
                         f"no expression scope '{section}': {exc}", source.node.location
@@ -902,8 +953,11 @@ def _scope(
     options: Mapping[str, Any],
     hands: Mapping[str, str],
     choices: Mapping[str, Any],
+    tileset: TileSet,
 ) -> Any:
-    return scope_type.for_section(section, options=options, hands=hands, choices=choices)
+    return scope_type.for_section(
+        section, options=options, hands=hands, choices=choices, tileset=tileset
+    )
 
 
 def _expression_problem(source: ExprSource, exc: Any) -> Problem:

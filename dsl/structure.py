@@ -21,6 +21,7 @@ from typing import Any
 from dsl.migrate import FORMAT
 from dsl.problems import Problems, nearest
 from dsl.yaml_source import Node
+from handcore.tiles import FLOWERS, HONOURS, Suit
 
 NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 _NAME = re.compile(NAME_PATTERN)
@@ -453,7 +454,7 @@ class ListOf(Type):
 
     def schema(self) -> dict[str, Any]:
         item = self.item.schema()
-        forms = [
+        forms: list[dict[str, Any]] = [
             {"type": "array", "items": item},
             {
                 "type": "object",
@@ -473,6 +474,39 @@ class ListOf(Type):
         if self.decided:
             return f"a list of {self.item.describe()}, or an expression on options giving them"
         return f"a list of {self.item.describe()}"
+
+
+class TileGroup(ListOf):
+    """Tiles of one block in play, by name: ``true`` (all), ``false`` (none), or a list of
+    tile names (``中`` or ``5z``) and group names (``dragons``)."""
+
+    def __init__(self, block: Suit, groups: dict[str, str]) -> None:
+        self.tiles = tuple(chars[0] for chars in block.chars)
+        self.groups = groups
+        notation = tuple(f"{n}{block.letter}" for n in range(1, block.size + 1))
+        super().__init__(Choice(*groups, *self.tiles, *notation))
+
+    def accepts(self, value: Any) -> bool:
+        return isinstance(value, bool) or super().accepts(value)
+
+    def check(self, node: Node, ctx: Context, path: Path) -> Any:
+        """The tile names in play, groups spelled out."""
+        is_ref, names = _option_ref(node, ctx, path, self)
+        if node.kind == "scalar" and isinstance(node.value, bool):
+            names = node.value
+        elif not is_ref:
+            names = super().check(node, ctx, path)
+        if isinstance(names, bool):
+            return self.tiles if names else False
+        if names is None:
+            return None
+        return tuple(dict.fromkeys(t for n in names if n for t in self.groups.get(n, (n,))))
+
+    def schema(self) -> dict[str, Any]:
+        return {"anyOf": [{"type": "boolean"}, *super().schema()["anyOf"]]}
+
+    def describe(self) -> str:
+        return "true (all), false (none), or a list of " + ", ".join(self.item.values)
 
 
 class OneOrList(Type):
@@ -1290,7 +1324,22 @@ STRUCTURE = Record(
             Field("ranks", Int(1, 9), "Ranks 1..N in each suit.", default=9),
             Field("copies", Int(1, 4), "Copies of each tile.", default=4),
             Field(
-                "honours", Bool(), "Winds and dragons (风, 箭) in play.", default=False, zh="字牌"
+                "honours",
+                TileGroup(HONOURS, {"winds": "东南西北", "dragons": "中发白"}),
+                "Honour tiles in play, `copies` of each: winds 东南西北 (1z-4z) and dragons "
+                "中发白 (5z-7z). They make pungs and pairs, never chows.",
+                default=False,
+                zh="字牌",
+                example="[winds, dragons]",
+            ),
+            Field(
+                "flowers",
+                TileGroup(FLOWERS, {"seasons": "春夏秋冬", "plants": "梅兰竹菊"}),
+                "Flowers in play, one of each: seasons 春夏秋冬 (1f-4f) and plants 梅兰竹菊 "
+                "(5f-8f). A flower drawn is set aside, shown, and replaced by a draw.",
+                default=False,
+                zh="花牌",
+                example="[seasons, plants]",
             ),
             zh="牌",
         ),

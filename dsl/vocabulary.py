@@ -557,9 +557,19 @@ def _named(entries: Iterable[NameEntry], *names: str) -> tuple[NameEntry, ...]:
     return tuple(e for e in entries if e.name in names)
 
 
+HONOURS_FROM = len(STANDARD.suits) * RANKS
+"""The first tile that is not in a suit: every ruleset lays its suits out as 万 筒 条."""
+
 ATTRIBUTES = (
     AttributeEntry(TILE, "rank", INT, "the rank, 1 to 9", lambda t, s: t % RANKS + 1),
     AttributeEntry(TILE, "suit", SUIT, "the suit", lambda t, s: t // RANKS),
+    AttributeEntry(
+        TILE,
+        "honour",
+        BOOL,
+        "whether it is an honour (字牌: 1z-7z, 东南西北中发白)",
+        lambda t, s: t >= HONOURS_FROM,
+    ),
     AttributeEntry(MELD, "kind", KIND, "chow, pung or kong", lambda m, s: m.kind),
     AttributeEntry(MELD, "tile", TILE, "the lowest tile of the meld", lambda m, s: m.tile),
     AttributeEntry(

@@ -6,7 +6,7 @@ still live (not in the hand, the discard included, and not already visible).
 
 A draw changes one suit's key only.  What drawing into a suit does depends on the suit's
 *signature* (its distance id and the ids after each possible draw) and on the distance
-vector of the rest of the hand; both take few values (98,791 signatures, a few hundred
+vector of the rest of the hand; both take few values (121,947 signatures, a few hundred
 vectors), so the answer is remembered per (signature, rest, melds) and shared by every
 hand and every discard that meets it again.  Accepted tiles are kept as a bit mask over
 tile ids, so that one popcount counts their live copies (see ``_unary``) and the
@@ -27,7 +27,7 @@ from typing import NamedTuple, TypeVar
 
 from handcore import shapes
 from handcore.shapes import Keys, SevenPairsForm
-from handcore.suit_tables import COPIES, MAX_MELDS, POW, RANKS
+from handcore.suit_tables import COPIES, MAX_MELDS, POW, RANKS, ranks_of
 from handcore.tiles import Tile
 
 _DISTANCE_ID = shapes._DISTANCE_ID
@@ -203,7 +203,7 @@ def _seven_pairs_mask(key: int, helps: int) -> int:
     found = _seven_memo.get(memo_key)
     if found is None:
         mask = 0
-        for rank, held in enumerate(_digits(key)):
+        for rank, held in enumerate(_digits(key)[: ranks_of(key)]):
             if helps >> held & 1:
                 mask |= 1 << rank
         found = _remember(_seven_memo, memo_key, mask)
@@ -253,9 +253,14 @@ def accepted_tiles(
     melds: int = 0,
     form: SevenPairsForm | None = "quads",
     copies: int = COPIES,
+    playable: int = -1,
     wilds: int = 0,
 ) -> tuple[int, list[int]]:
-    """Shanten of a hand about to draw (3n+1 tiles), and per suit the ranks that would lower it."""
+    """Shanten of a hand about to draw (3n+1 tiles), and per suit the ranks that would lower it
+    (only tiles in ``playable``, bits by tile id as ``TileSet.playable()`` gives them)."""
+    if playable != -1:
+        shanten, masks = accepted_tiles(keys, melds, form, copies, wilds=wilds)
+        return shanten, [mask & playable >> suit * RANKS for suit, mask in enumerate(masks)]
     slot = 2 * (MAX_MELDS - melds) + 1
     rests = _layout(tuple(_DISTANCE_ID[key] for key in keys))[0]
     distance = 0
@@ -338,12 +343,14 @@ def discard_table(
     visible: Sequence[int] | None = None,
     form: SevenPairsForm | None = "quads",
     copies: int = COPIES,
+    playable: int = -1,
     wilds: int = 0,
 ) -> list[DiscardOption]:
     """Every distinct discard of a hand that must discard (3n+2 tiles), best first.
 
     Best means lowest shanten, then most live accepted tiles, then most kinds accepted.
     ``visible`` counts tiles seen outside the hand (discards, others' melds), by tile.
+    Only tiles in ``playable`` (bits by tile id, ``TileSet.playable()``) are accepted.
     ``wilds`` are held besides ``keys`` and never discarded here.
     """
     slot = 2 * (MAX_MELDS - melds) + 1
@@ -399,6 +406,7 @@ def discard_table(
                     shanten = seven
                 if full:
                     mask &= ~full | 1 << tile
+                mask &= playable
                 live_total = (live_copies & mask * repeater).bit_count()
                 ranked.append((shanten, -live_total, -mask.bit_count(), tile, mask))
     ranked.sort()

@@ -24,17 +24,19 @@ from math import comb
 from typing import Literal, NamedTuple
 
 from handcore.suit_tables import (
+    HONOUR,
     MAX_MELDS,
     POW,
     RANKS,
     WILDS_EXTRA_AT,
     WILDS_EXTRA_BIAS,
     WILDS_NONE,
+    ranks_of,
     suit_splits,
     suit_tables,
     untally,
 )
-from handcore.tiles import Tile
+from handcore.tiles import EVERY, STANDARD, Tile, TileSet
 
 Keys = tuple[int, ...]
 SevenPairsForm = Literal["quads", "distinct"]
@@ -79,20 +81,28 @@ class SevenPairs(NamedTuple):
     wilds: tuple[Tile, ...] = ()
 
 
-def keys_of(counts: Sequence[int]) -> Keys:
-    """Per-suit keys of a count vector indexed by tile (nine ranks per suit)."""
+def keys_of(counts: Sequence[int], tileset: TileSet = EVERY) -> Keys:
+    """Per-suit keys of a count vector indexed by tile (nine ranks per block).
+
+    The honour block (by default the fourth, after 万 筒 条, as every ruleset lays tiles
+    out) gets an honour key; flowers, never held, get none.
+    """
     keys = []
-    for start in range(0, len(counts), RANKS):
-        key = 0
+    honours = tileset.honour_block
+    for block in range(min(len(counts) // RANKS, tileset.hand_blocks)):
+        start = block * RANKS
+        key = HONOUR if block == honours else 0
         for rank in range(RANKS):
             key += counts[start + rank] * POW[rank]
         keys.append(key)
     return tuple(keys)
 
 
-def keys_of_tiles(tiles: Iterable[Tile], suits: int = 3) -> Keys:
+def keys_of_tiles(tiles: Iterable[Tile], tileset: TileSet = STANDARD) -> Keys:
     """The per-suit keys of ``tiles`` (``keys_of`` their counts, without building them)."""
-    keys = [0] * suits
+    keys = [0] * tileset.hand_blocks
+    if tileset.honour_block is not None:
+        keys[tileset.honour_block] = HONOUR
     for tile in tiles:
         keys[tile // RANKS] += POW[tile % RANKS]
     return tuple(keys)
@@ -173,15 +183,16 @@ def _wild_decompositions(keys: Keys, wilds: int) -> list[Decomposition]:
     options = []  # per suit: (wilds used, completion, completed key, the tiles they stand for)
     for suit, key in enumerate(keys):
         held = [(key // p) % 5 for p in POW]
+        base = key - key % HONOUR  # an honour block's wilds stand for honours only
         found = []
         for k in range(wilds + 1):
-            for ranks in combinations_with_replacement(range(RANKS), k):
+            for ranks in combinations_with_replacement(range(ranks_of(key)), k):
                 counts = list(held)
                 for rank in ranks:
                     counts[rank] += 1
                 if max(counts) > 4:
                     continue
-                grown = sum(n * p for n, p in zip(counts, POW, strict=True))
+                grown = base + sum(n * p for n, p in zip(counts, POW, strict=True))
                 if _COMPLETION[grown]:
                     stand = tuple(suit * RANKS + rank for rank in ranks)
                     found.append((k, _COMPLETION[grown], grown, stand))
@@ -323,9 +334,14 @@ def is_winning(keys: Keys, form: SevenPairsForm | None = "quads", wilds: int = 0
 
 
 def waits(
-    keys: Keys, form: SevenPairsForm | None = "quads", copies: int = 4, wilds: int = 0
+    keys: Keys,
+    form: SevenPairsForm | None = "quads",
+    copies: int = 4,
+    playable: int = -1,
+    wilds: int = 0,
 ) -> list[Tile]:
-    """Tiles that would complete the hand; a tile the hand holds all copies of is no wait.
+    """Tiles that would complete the hand; a tile the hand holds all copies of is no wait,
+    nor one out of ``playable`` (bits by tile id, ``TileSet.playable()``: all by default).
 
     With wilds these are the tiles other than a wild; drawing a wild completes every ready hand.
     """
@@ -333,10 +349,12 @@ def waits(
         return []
     result = []
     for suit, key in enumerate(keys):
-        for rank in range(RANKS):
+        for rank in range(ranks_of(key)):
             if (key // POW[rank]) % 5 >= copies:
                 continue
             tile = suit * RANKS + rank
+            if not playable >> tile & 1:
+                continue
             if is_winning(add_tile(keys, tile), form, wilds):
                 result.append(tile)
     return result
@@ -420,10 +438,11 @@ def _suit_groups(seven: bool, dealt: bool) -> tuple[tuple[int, int, int], ...]:
     """(tiles, stat, number of keys or their dealt ways) over the keys of at most 14 tiles."""
     import numpy as np
 
-    tally = np.frombuffer(_TALLY, dtype=np.int32)
+    tally = np.frombuffer(_TALLY, dtype=np.int32)[:HONOUR]  # suits only
     tiles = tally & 63
     keep = tiles <= 3 * MAX_MELDS + 2
-    stat = tally if seven else np.frombuffer(_DISTANCE_ID, dtype=np.int16).astype(np.int64)
+    distance_id = np.frombuffer(_DISTANCE_ID, dtype=np.int16)[:HONOUR]
+    stat = tally if seven else distance_id.astype(np.int64)
     weight = np.ones(len(tally), dtype=np.float64)
     if dealt:
         keys = np.arange(len(tally))

@@ -14,8 +14,13 @@ adds ``POW[r]`` to the key.  For every key the tables hold:
   distinct pairs and its distinct ranks, packed in bit fields so that the tallies of a
   hand's suits add up with one sum (see ``untally``).
 - ``wilds_needed``: the fewest wild tiles that complete the suit exactly as melds only
-  (``c0``) and as melds and a pair (``c1``), read from ``distance``; packed for the
+  (``c0``) and as melds and a pair (``c1``), read from ``distance`` (an honour key's
+  wilds stand for honours only); packed for the
   complete-check with wilds (see ``unpack_wilds_needed``).
+
+Honours make pungs and pairs but no sequences.  An honour block's key is ``HONOUR`` plus the
+same base-5 number over its seven ranks (1z..7z), so the tables cover the suits' keys and
+then the honours' keys, and every question is asked of a hand's keys alike.
 
 The distance table is computed with vectorised passes over all 5**9 keys (numpy) and
 cached on disk under the user cache directory as raw arrays, which load without numpy: a
@@ -45,9 +50,13 @@ COPIES = 4
 BASE = COPIES + 1
 POW = tuple(BASE**r for r in range(RANKS))
 KEY_SPACE = BASE**RANKS
+HONOUR_RANKS = 7
+HONOUR = KEY_SPACE
+"""Added to the key of an honour block: its entries follow the suits' in every table."""
+TABLE_SIZE = KEY_SPACE + BASE**HONOUR_RANKS
 MAX_MELDS = 4
 MAX_SUIT_TILES = 3 * MAX_MELDS + 2
-TABLE_VERSION = "7"
+TABLE_VERSION = "8"
 
 # Bit fields of a tally: tiles (6 bits), pairs (5), distinct pairs (4), kinds (5).  The
 # sums over a hand's suits stay inside their fields: a hand has at most 14 tiles.
@@ -98,13 +107,19 @@ def counts_of(key: int) -> list[int]:
     return [(key // p) % BASE for p in POW]
 
 
-def _meld_shapes() -> list[tuple[tuple[str, int], tuple[int, ...]]]:
+def ranks_of(key: int) -> int:
+    """How many ranks a block of this key has: 9 for a suit, 7 for the honours."""
+    return HONOUR_RANKS if key >= HONOUR else RANKS
+
+
+def _meld_shapes(honours: bool = False) -> list[tuple[tuple[str, int], tuple[int, ...]]]:
+    """The melds of a block, as counts by rank: pungs, and chows in a suit."""
     shapes = []
-    for rank in range(RANKS):
+    for rank in range(HONOUR_RANKS if honours else RANKS):
         counts = [0] * RANKS
         counts[rank] = 3
         shapes.append(((PUNG, rank + 1), tuple(counts)))
-    for rank in range(RANKS - 2):
+    for rank in range(0 if honours else RANKS - 2):
         counts = [0] * RANKS
         counts[rank] = counts[rank + 1] = counts[rank + 2] = 1
         shapes.append(((CHOW, rank + 1), tuple(counts)))
@@ -113,38 +128,44 @@ def _meld_shapes() -> list[tuple[tuple[str, int], tuple[int, ...]]]:
 
 @cache
 def suit_splits() -> dict[int, tuple[SuitSplit, ...]]:
-    """Every way to split every complete suit key, generated forwards from melds (no search)."""
-    shapes = _meld_shapes()
+    """Every way to split every complete suit or honour key, generated forwards from melds
+    (no search)."""
     splits: dict[int, list[SuitSplit]] = {}
-    for n_melds in range(MAX_MELDS + 1):
-        for melds in combinations_with_replacement(shapes, n_melds):
-            base = [sum(c) for c in zip(*(s for _, s in melds), strict=True)] if melds else [0] * 9
-            if max(base) > COPIES:
-                continue
-            names = tuple(name for name, _ in melds)
-            for pair in (None, *range(RANKS)):
-                counts = list(base)
-                if pair is not None:
-                    counts[pair] += 2
-                    if counts[pair] > COPIES:
-                        continue
-                splits.setdefault(key_of(counts), []).append(
-                    SuitSplit(None if pair is None else pair + 1, names)
+    for honours in (False, True):
+        shapes = _meld_shapes(honours)
+        for n_melds in range(MAX_MELDS + 1):
+            for melds in combinations_with_replacement(shapes, n_melds):
+                base = (
+                    [sum(c) for c in zip(*(s for _, s in melds), strict=True)] if melds else [0] * 9
                 )
+                if max(base) > COPIES:
+                    continue
+                names = tuple(name for name, _ in melds)
+                for pair in (None, *range(HONOUR_RANKS if honours else RANKS)):
+                    counts = list(base)
+                    if pair is not None:
+                        counts[pair] += 2
+                        if counts[pair] > COPIES:
+                            continue
+                    splits.setdefault(key_of(counts) + HONOUR * honours, []).append(
+                        SuitSplit(None if pair is None else pair + 1, names)
+                    )
     return {key: tuple(ways) for key, ways in splits.items()}
 
 
-def _digits() -> np.ndarray:
+def _digits(ranks: int = RANKS) -> np.ndarray:
+    """digits[r, key]: copies of rank r + 1 in each key of a block of ``ranks`` ranks (a row
+    of zeros for each rank the block lacks)."""
     import numpy as np
 
-    keys = np.arange(KEY_SPACE, dtype=np.int32)
-    digits = np.empty((RANKS, KEY_SPACE), dtype=np.int8)
-    for rank, power in enumerate(POW):
+    keys = np.arange(BASE**ranks, dtype=np.int32)
+    digits = np.zeros((RANKS, BASE**ranks), dtype=np.int8)
+    for rank, power in enumerate(POW[:ranks]):
         digits[rank] = (keys // power) % BASE
     return digits
 
 
-def _build_distance(digits: np.ndarray) -> np.ndarray:
+def _build_distance(digits: np.ndarray, honours: bool = False) -> np.ndarray:
     """distance[m * 2 + h, key]: tiles to add until the suit holds m melds and h pairs.
 
     First ``contains[m, h]`` (the suit already holds them) by peeling one meld at a time,
@@ -153,13 +174,14 @@ def _build_distance(digits: np.ndarray) -> np.ndarray:
     """
     import numpy as np
 
-    n = KEY_SPACE
+    n = digits.shape[1]
+    ranks = HONOUR_RANKS if honours else RANKS
     has_pair = (digits >= 2).any(axis=0)
     contains = np.zeros((MAX_MELDS + 1, 2, n), dtype=bool)
     contains[0, 0] = True
     contains[0, 1] = has_pair
     meld_masks = []
-    for (kind, first), counts in _meld_shapes():
+    for (kind, first), counts in _meld_shapes(honours):
         del kind, first
         mask = np.ones(n, dtype=bool)
         for rank, need in enumerate(counts):
@@ -177,10 +199,10 @@ def _build_distance(digits: np.ndarray) -> np.ndarray:
             contains[m, h] = acc
     far = np.int8(64)
     distance = np.where(contains.reshape(2 * (MAX_MELDS + 1), n), 0, far).astype(np.int8)
-    room = [digits[rank] < COPIES for rank in range(RANKS)]
+    room = [digits[rank] < COPIES for rank in range(ranks)]
     while True:
         best = np.full_like(distance, far)
-        for rank, offset in enumerate(POW):
+        for rank, offset in enumerate(POW[:ranks]):
             step = np.full_like(distance, far)
             step[:, : n - offset] = distance[:, offset:]
             step[:, ~room[rank]] = far
@@ -198,20 +220,26 @@ def _signatures(
 
     What a draw into a suit does depends only on these ten ids and the rest of the hand, and
     far fewer signatures exist than keys: drawing decisions are remembered per signature.
-    A rank already held four times has -1 (no fifth copy can be drawn).
+    A rank already held four times has -1 (no fifth copy can be drawn), and so has a rank
+    the block lacks (8z, 9z).
     """
     import numpy as np
 
-    drawable = np.flatnonzero(tiles < MAX_SUIT_TILES)
-    rows = np.empty((len(drawable), RANKS + 1), dtype=np.int16)
-    rows[:, 0] = distance_id[drawable]
-    for rank, power in enumerate(POW):
-        full = digits[rank, drawable] >= COPIES
-        grown = np.where(full, 0, drawable + power)
-        rows[:, rank + 1] = np.where(full, -1, distance_id[grown])
-    unique, inverse = np.unique(rows, axis=0, return_inverse=True)
-    signature = np.full(KEY_SPACE, -1, dtype=np.int32)
-    signature[drawable] = inverse.reshape(-1)
+    rows = []
+    drawables = []
+    for start, ranks in ((0, RANKS), (HONOUR, HONOUR_RANKS)):
+        drawable = start + np.flatnonzero(tiles[start : start + BASE**ranks] < MAX_SUIT_TILES)
+        block = np.full((len(drawable), RANKS + 1), -1, dtype=np.int16)
+        block[:, 0] = distance_id[drawable]
+        for rank, power in enumerate(POW[:ranks]):
+            full = digits[rank, drawable] >= COPIES
+            grown = np.where(full, 0, drawable + power)
+            block[:, rank + 1] = np.where(full, -1, distance_id[grown])
+        rows.append(block)
+        drawables.append(drawable)
+    unique, inverse = np.unique(np.concatenate(rows), axis=0, return_inverse=True)
+    signature = np.full(TABLE_SIZE, -1, dtype=np.int32)
+    signature[np.concatenate(drawables)] = inverse.reshape(-1)
     return signature, unique
 
 
@@ -299,8 +327,11 @@ def _load_or_build() -> dict[str, array | list[tuple[int, ...]]]:
 def _build_arrays() -> dict[str, np.ndarray]:
     import numpy as np
 
-    digits = _digits()
-    distance = _build_distance(digits)
+    suited, honours = _digits(), _digits(HONOUR_RANKS)
+    digits = np.concatenate((suited, honours), axis=1)
+    distance = np.concatenate(
+        (_build_distance(suited), _build_distance(honours, honours=True)), axis=1
+    )
     tiles = digits.sum(axis=0, dtype=np.int16)
     in_hand = tiles <= MAX_SUIT_TILES
     melds = tiles // 3
@@ -313,14 +344,14 @@ def _build_arrays() -> dict[str, np.ndarray]:
     )
     completion = np.where(whole, np.where(with_pair, 2, 1), 0).astype(np.int8)
     vectors, ids = np.unique(distance[:, in_hand].T, axis=0, return_inverse=True)
-    distance_id = np.zeros(KEY_SPACE, dtype=np.int16)
+    distance_id = np.zeros(TABLE_SIZE, dtype=np.int16)
     distance_id[in_hand] = ids.reshape(-1)
     signature, signatures = _signatures(digits, tiles, distance_id)
     needed = []
     for h in (0, 1):
         # k wilds complete the suit exactly to m melds and h pairs when adding k tiles
         # lets it contain them and leaves no tile over: distance == 3m + 2h - tiles.
-        best = np.full(KEY_SPACE, WILDS_NONE, dtype=np.int16)
+        best = np.full(TABLE_SIZE, WILDS_NONE, dtype=np.int16)
         for m in range(MAX_MELDS + 1):
             k = 3 * m + 2 * h - tiles
             exact = (k >= 0) & (distance[2 * m + h] == k)

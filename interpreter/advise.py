@@ -37,7 +37,7 @@ from handcore import shapes
 from handcore.discards import accepted_tiles, discard_table
 from handcore.shapes import Keys
 from handcore.suit_tables import RANKS
-from handcore.tiles import STANDARD, Tile
+from handcore.tiles import EVERY, STANDARD, Tile, TileSet
 from interpreter.agents import reading
 from interpreter.agents.defensive import DefensiveAgent
 from interpreter.agents.reading import View
@@ -96,7 +96,7 @@ class Advice:
     reason: str
 
     def to_json(self) -> dict[str, Any]:
-        name = STANDARD.name
+        name = EVERY.name
 
         def one(o: Option) -> dict[str, Any]:
             return {
@@ -118,7 +118,7 @@ class Advice:
 
         return {
             "ruleset": self.ruleset,
-            "hand": STANDARD.format(self.hand),
+            "hand": EVERY.format(self.hand),
             "melds": [m.kind + " " + name(m.tile) for m in self.melds],
             "draws": self.draws,
             "options": [one(o) for o in self.options],
@@ -128,11 +128,11 @@ class Advice:
 
     def to_text(self, unicode: bool = False) -> str:
         def tile(t: Tile) -> str:
-            return STANDARD.format_unicode([t]) if unicode else STANDARD.name(t)
+            return EVERY.format_unicode([t]) if unicode else EVERY.name(t)
 
-        lines = [f"{self.ruleset}: {STANDARD.format(self.hand)}"]
+        lines = [f"{self.ruleset}: {EVERY.format(self.hand)}"]
         if self.melds:
-            lines[0] += "  melds " + " ".join(STANDARD.format(list(m.tiles)) for m in self.melds)
+            lines[0] += "  melds " + " ".join(EVERY.format(list(m.tiles)) for m in self.melds)
         lines.append(
             f"{'discard':8}{'dist':>5}{'live':>5}  {'P(ready)':>8}{'P(win)':>8}"
             f"{'value':>7}{'EV':>7}{'danger':>7}  accepted / hand types"
@@ -165,11 +165,11 @@ def parse_seat(text: str) -> int:
     raise AdviceError(f"seat {text!r}: expected one of 东南西北 or 0-3")
 
 
-def parse_melds(text: str) -> tuple[HandMeld, ...]:
+def parse_melds(text: str, tileset: TileSet = STANDARD) -> tuple[HandMeld, ...]:
     """Exposed melds written apart by spaces: ``555p 789s 2222m`` (a pung, a chow, a kong)."""
     melds = []
     for group in text.split():
-        tiles = sorted(STANDARD.parse(group))
+        tiles = sorted(tileset.parse(group))
         if len(tiles) == 3 and tiles[0] == tiles[2]:
             melds.append(HandMeld("pung", tiles[0], False))
         elif len(tiles) == 4 and tiles[0] == tiles[3]:
@@ -179,6 +179,7 @@ def parse_melds(text: str) -> tuple[HandMeld, ...]:
             and tiles[1] == tiles[0] + 1
             and tiles[2] == tiles[0] + 2
             and (tiles[0] // RANKS == tiles[2] // RANKS)
+            and not tileset.is_honour(tiles[0])
         ):
             melds.append(HandMeld("chow", tiles[0], False))
         else:
@@ -218,6 +219,7 @@ def observation(
         "rivers": tuple(tuple((t, None) for t in rivers.get(q, ())) for q in range(players)),
         "kong_tiles": (),
         "won": (),
+        "flowers": ((),) * players,
         "wall": wall if wall is not None else max(total - 13 * players - 1 - seen, 0),
         "players": players,
         "dealer": dealer,
@@ -235,7 +237,7 @@ def shape_advice(
     (the exposed melds' tiles count as seen), under the ruleset's seven-pairs form."""
     in_melds = [t for m in melds for t in m.tiles]
     form = reading.form_for(len(melds), reading.facts(ruleset).form)
-    return analyse_hand(hand, len(melds), visible + in_melds, form, STANDARD,
+    return analyse_hand(hand, len(melds), visible + in_melds, form, ruleset.tileset,
                         wilds, wild_tile, wilds_seen)  # fmt: skip
 
 
@@ -268,7 +270,7 @@ def advise(
         if o.discard is not None:
             o.danger = sum(w * defender.danger(obs, view, q, o.discard) for q, w in threats.items())
     best, reason = _recommend(options)
-    hand = STANDARD.tiles_of(view.counts)
+    hand = EVERY.tiles_of(view.counts)
     return Advice(ruleset.id, hand, view.melds, draws, samples, options, best, reason)
 
 
@@ -286,7 +288,7 @@ class _Judge:
         self._waits: dict[Keys, list[Tile]] = {}
 
     def tiles(self) -> list[Tile]:
-        return [s * RANKS + r for s in self.rules.suits for r in range(self.rules.ranks)]
+        return list(self.rules.hand_tiles)
 
     def winning(self, keys: Keys, t: Tile, self_draw: bool) -> bool:
         """Does the ruleset accept the win with ``keys`` (``t`` included)?"""
@@ -346,7 +348,8 @@ class _Judge:
         if suit is not None and kept != keys:
             note = f"a win must lack a suit: {STANDARD.suits[suit].names[0]} to give up"
         if distance <= 0:
-            shown = " ".join(map(STANDARD.name, shapes.waits(kept, self.form, self.f.copies)))
+            waits = shapes.waits(kept, self.form, self.f.copies, self.rules.playable)
+            shown = " ".join(map(EVERY.name, waits))
             note = f"ready in shape on {shown}, but the ruleset accepts no win on them"
         if distance <= 1:  # one draw from ready: ask the win test which draws get there
             near = [(t, n) for t, n in self.one_away(keys, visible) if n]
@@ -471,7 +474,7 @@ def _recommend(options: list[Option]) -> tuple[Option, str]:
     tiles, danger."""
     judged = [o for o in options if o.ev is not None]
     best = max(judged, key=lambda o: (round(o.ev or 0.0, 6), -o.distance, o.live, -o.danger))
-    name = STANDARD.name
+    name = EVERY.name
     head = "as it stands" if best.discard is None else f"discard {name(best.discard)}"
     if best.distance == 0:
         waits = " ".join(name(t) for t, _ in best.accepted)

@@ -237,7 +237,8 @@ def analyse_hand(
     in_play = bool(wilds or wilds_seen) or wild_tile is not None
     if wild_tile is not None:
         seen[wild_tile] = tileset.copies  # every copy is a wild, none a plain tile
-    keys = shapes.keys_of(counts)
+    keys = shapes.keys_of(counts, tileset)
+    playable = tileset.playable()
     seven = shapes.shanten_seven_pairs(keys, form, melds, wilds) if form is not None else None
     standard = shapes.shanten_standard(keys, melds, wilds)
     best = standard if seven is None else min(standard, seven)
@@ -261,9 +262,10 @@ def analyse_hand(
     if len(tiles) + wilds == drawing:
         waits = tuple(
             Acceptance(t, live(t))
-            for t in plain(shapes.waits(keys, form, tileset.copies, wilds)) + wild_helps(keys, 0)
+            for t in plain(shapes.waits(keys, form, tileset.copies, playable, wilds))
+            + wild_helps(keys, 0)
         )
-        _, masks = discards.accepted_tiles(keys, melds, form, tileset.copies, wilds)
+        _, masks = discards.accepted_tiles(keys, melds, form, tileset.copies, playable, wilds)
         accepted = tuple(
             Acceptance(t, live(t))
             for t in plain(
@@ -273,7 +275,9 @@ def analyse_hand(
         )  # fmt: skip
     else:
         rows = []
-        for option in discards.discard_table(keys, melds, seen, form, tileset.copies, wilds):
+        for option in discards.discard_table(
+            keys, melds, seen, form, tileset.copies, playable, wilds
+        ):
             after = shapes.add_tile(keys, option.discard, -1)
             helped = plain(option.accepted) + wild_helps(after, option.shanten)
             rows.append(

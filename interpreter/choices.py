@@ -19,7 +19,7 @@ from typing import Any
 from dsl.ruleset import Ruleset
 from dsl.situation import Situation
 from handcore import shapes
-from handcore.tiles import STANDARD, Tile
+from handcore.tiles import EVERY, STANDARD, Tile
 from interpreter.context import build_situation
 from interpreter.settle import display_name, ruleset_memo
 
@@ -118,7 +118,7 @@ def text(choice: Choice, value: Any) -> str:
     """A value as an action's ``option`` and in the log: a suit by its letter, tiles in
     notation, yes/no as true/false, numbers and seats as digits."""
     if choice.tiles:
-        return STANDARD.format(list(value)) if value else ""
+        return EVERY.format(list(value)) if value else ""
     if _is_suit(choice):
         return SUIT_LETTERS[value]
     if isinstance(value, bool):
@@ -156,7 +156,8 @@ def options(
 def _meets(choice: Choice, ruleset: Ruleset, base: Situation, tiles: tuple[Tile, ...]) -> bool:
     """The constraint on a set of tiles, judged on those tiles as a hand (kept per ruleset
     for each set of tiles, seat and earlier choices not mattering to most constraints)."""
-    keys = shapes.keys_of(STANDARD.counts(tiles))
+    tileset = ruleset.tileset
+    keys = shapes.keys_of(tileset.counts(tiles), tileset)
     memo = ruleset_memo(ruleset, "choice constraint " + choice.name)
     key = (keys, base.seat, base.dealer, tuple(sorted(base.choices.items())))
     if key not in memo:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from handcore.tiles import STANDARD, TileError
+from handcore.tiles import EVERY, STANDARD, WITH_HONOURS, TileError, TileSet
 from interpreter.check_cli import COMMANDS as CHECK_COMMANDS
 from interpreter.ruleset_cli import COMMANDS, ruleset_options
 
@@ -61,11 +61,11 @@ def wild_option(command: F) -> F:
     )(command)  # fmt: skip
 
 
-def parse_wild(wild: str | None) -> int | None:
-    """The tile named by ``--wild``, or None."""
+def parse_wild(wild: str | None, tileset: TileSet = WITH_HONOURS) -> int | None:
+    """The tile named by ``--wild`` (of ``tileset``), or None."""
     if wild is None:
         return None
-    named = STANDARD.parse(wild)
+    named = tileset.parse(wild)
     if len(named) != 1:
         fail(f"--wild {wild!r}: expected one tile, e.g. 5m")
     return named[0]
@@ -97,12 +97,15 @@ def hand(
 
     TILES are the concealed tiles: 13 (or 14, to choose a discard) less three per exposed
     meld, written as 123m 456p 789s, with Chinese suits (123万 456筒 789条) or as Unicode
-    tile characters.  A * is a wild tile (癞子, e.g. a 红中 in 红中麻将), standing for any
-    tile; so is every copy of the --wild tile.  Four wild tiles exist.
+    tile characters.  Honours (1z-7z or 东南西北中发白) put the 136-tile set in play;
+    without them the tiles are the 108 suited ones.  A * is a wild tile (癞子, e.g. a 红中
+    in 红中麻将), standing for any tile; so is every copy of the --wild tile.  Four wild
+    tiles exist.
 
     \b
     Examples:
       mjrules hand "123m 456m 789m 234p 5p"
+      mjrules hand "123m 456p 789s 东东 中中"
       mjrules hand "1122m 3345p 67789s 9s" --visible "9s 9s"
       mjrules hand "123万 55筒 789条" --melds 2 --json
       mjrules hand "123m 456p 78s 11m 9p **"
@@ -113,12 +116,16 @@ def hand(
 
     try:
         wild_tile = parse_wild(wild)
-        concealed, wilds = parse_with_wilds(STANDARD, tiles, wild_tile)
+        concealed, wilds = parse_with_wilds(WITH_HONOURS, tiles, wild_tile)
         seen, wilds_seen = (
-            parse_with_wilds(STANDARD, visible, wild_tile) if visible.strip() else ([], 0)
+            parse_with_wilds(WITH_HONOURS, visible, wild_tile) if visible.strip() else ([], 0)
         )
+        # Honours held, seen or wild are in play; else the tiles are the 108 suited ones.
+        named = (*concealed, *seen, *(() if wild_tile is None else (wild_tile,)))
+        honours = any(map(WITH_HONOURS.is_honour, named))
         report = analyse_hand(
             concealed, melds, seen, None if seven_pairs == "none" else seven_pairs,
+            WITH_HONOURS if honours else STANDARD,
             wilds=wilds, wild_tile=wild_tile, wilds_seen=wilds_seen,
         )  # fmt: skip
     except TileError as error:
@@ -175,25 +182,26 @@ def advise(
     from interpreter.analysis import HandError
 
     rules = _load_ruleset(ruleset, settings, preset)
+    tileset = rules.tileset
     try:
         me, deals = parse_seat(seat), parse_seat(dealer)
-        wild_tile = parse_wild(wild)
+        wild_tile = parse_wild(wild, tileset)
         discards = {}
         for item in rivers:
             who, sep, text = item.partition(":")
             if not sep:
                 fail(f"--river {item!r}: expected SEAT:TILES")
             discards[parse_seat(who)] = (
-                parse_with_wilds(STANDARD, text, wild_tile, check_copies=False)
+                parse_with_wilds(tileset, text, wild_tile, check_copies=False)
                 if text.strip() else ([], 0)
             )  # fmt: skip
-        hand, wilds = parse_with_wilds(STANDARD, tiles, wild_tile)
+        hand, wilds = parse_with_wilds(tileset, tiles, wild_tile)
         seen, wilds_seen = (
-            parse_with_wilds(STANDARD, visible, wild_tile, check_copies=False)
+            parse_with_wilds(tileset, visible, wild_tile, check_copies=False)
             if visible.strip() else ([], 0)
         )  # fmt: skip
         if wilds or wilds_seen or wild_tile is not None or any(n for _, n in discards.values()):
-            _advise_with_wilds(rules, hand, wilds, wild_tile, parse_melds(melds),
+            _advise_with_wilds(rules, hand, wilds, wild_tile, parse_melds(melds, tileset),
                                seen, wilds_seen, discards, as_json)  # fmt: skip
             return
         discards = {q: river for q, (river, _) in discards.items()}
@@ -201,7 +209,7 @@ def advise(
         if void is not None and void not in suits:
             fail(f"--void {void!r}: expected one of {', '.join(suits)}")
         obs = observation(
-            rules, hand, parse_melds(melds), seen, me, deals, discards,
+            rules, hand, parse_melds(melds, tileset), seen, me, deals, discards,
             None if void is None else suits.index(void),
         )  # fmt: skip
         result = advise_hand(rules, obs, draws, samples)
@@ -271,13 +279,23 @@ def settle(
     from interpreter.settle import settle as settle_hand
 
     try:
-        read = read_scenario(scenario)
+        tileset = STANDARD
+        try:
+            read = read_scenario(scenario, tileset)
+        except RulesetError as error:  # perhaps honours or flowers: read them, check them below
+            tileset = EVERY
+            try:
+                read = read_scenario(scenario, tileset)
+            except RulesetError:
+                raise error from None
         ref = ruleset_ref or read.ruleset
         if ref is None:
             fail(f"{scenario}: no ruleset: give ruleset: in the file or --ruleset")
         named_in = "" if ruleset_ref else f"{scenario}: ruleset"
         beside = None if ruleset_ref else scenario  # a path in the file is relative to it
         rules = _load_ruleset(ref, [*read.settings(), *settings], preset, named_in, beside)
+        if rules.tileset != tileset:  # the tiles in the ruleset's play, each copy once
+            read = read_scenario(scenario, rules.tileset)
         result = settle_hand(rules, read.hand)
     except RulesetError as error:
         fail(error.format())

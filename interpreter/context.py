@@ -9,14 +9,18 @@ context words (``kong_draw``, ``last_tile`` ...), seats and options.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Any
 
 from dsl.situation import Situation
 from handcore import shapes
-from handcore.tiles import STANDARD, Tile
+from handcore.tiles import STANDARD, Tile, TileSet
 from interpreter.hand_record import CONTEXTS
 
-_NO_HAND = (0,) * len(STANDARD.suits)
+
+@cache
+def _no_hand(tileset: TileSet) -> tuple[int, ...]:
+    return shapes.keys_of([0] * tileset.kinds, tileset)
 
 
 def build_situation(
@@ -27,9 +31,13 @@ def build_situation(
     **facts: Any,
 ) -> Situation:
     """The situation of a hand holding ``tiles`` (or ``keys``; neither: a question about
-    the table), won as ``context`` says, with the other ``facts`` (seats, options ...)."""
+    the table), won as ``context`` says, with the other ``facts`` (seats, options, the
+    ``tileset`` ...)."""
     if keys is None:
-        keys = _NO_HAND if tiles is None else shapes.keys_of(STANDARD.counts(tiles))
+        tileset = facts.get("tileset", STANDARD)
+        keys = (
+            _no_hand(tileset) if tiles is None else shapes.keys_of(tileset.counts(tiles), tileset)
+        )
     if context:
         facts.update((word, True) for word in context if word in CONTEXTS)
     return Situation(keys, **facts)

@@ -20,13 +20,14 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from dsl.ruleset import Ruleset, load
-from handcore.tiles import RANKS, STANDARD
+from handcore.tiles import EVERY, RANKS, STANDARD
 from interpreter import choices
 from interpreter.engine.actions import Action
 from interpreter.engine.game import Game
 from interpreter.engine.rules import Rules
 
 K = STANDARD.kinds
+"""Tile kinds of the 108 tiles; a ruleset's set may hold more (``TileSet.kinds``)."""
 SUITS = len(STANDARD.suits)
 PHASES = (
     "choose_tiles", "choose_value", "turn", "claim", "last_offer", "last_turn", "kong_tiles",
@@ -48,12 +49,13 @@ class ActionSpace:
     suit (the first legal set of that suit) and one of mixed suits (``exchange mixed``)."""
 
     def __init__(self, rules: Rules) -> None:
-        names = [f"discard {STANDARD.name(t)}" for t in range(K)] + ["win"]
-        names += [f"pung {STANDARD.name(t)}" for t in range(K)]
-        names += [f"chow {STANDARD.name(t)} +{place}" for t in range(K) for place in range(3)]
+        kinds = rules.tileset.kinds
+        names = [f"discard {EVERY.name(t)}" for t in range(kinds)] + ["win"]
+        names += [f"pung {EVERY.name(t)}" for t in range(kinds)]
+        names += [f"chow {EVERY.name(t)} +{place}" for t in range(kinds) for place in range(3)]
         self.ruleset_id = rules.id
         self.replacements = tuple(r.name for r in rules.replacements)
-        names += [f"kong {STANDARD.name(t)} ({r})" for t in range(K) for r in self.replacements]
+        names += [f"kong {EVERY.name(t)} ({r})" for t in range(kinds) for r in self.replacements]
         names += ["pass", "take"]
         self.tile_choices: set[str] = set()
         for choice, _enabled in choices.declared(rules.ruleset):
@@ -76,15 +78,15 @@ class ActionSpace:
         if kind == "discard":
             return tile
         if kind == "chow":
-            place = (STANDARD.parse(action.option)[0] if action.option else claimed) - tile
-            return self.index[f"chow {STANDARD.name(tile)} +{place}"]
+            place = (EVERY.parse(action.option)[0] if action.option else claimed) - tile
+            return self.index[f"chow {EVERY.name(tile)} +{place}"]
         if kind in self.tile_choices:
-            suits = {t // RANKS for t in STANDARD.parse(action.option, check_copies=False)}
+            suits = {t // RANKS for t in EVERY.parse(action.option, check_copies=False)}
             key = STANDARD.suits[suits.pop()].letter if len(suits) == 1 else "mixed"
             return self.index[f"{kind} {key}"]
         if kind in ("pung", "kong"):
             option = f" ({action.option})" if kind == "kong" else ""
-            return self.index[f"{kind} {STANDARD.name(tile)}{option}"]
+            return self.index[f"{kind} {EVERY.name(tile)}{option}"]
         if kind in ("win", "pass", "take"):
             return self.index[kind]
         found = self.index.get(f"{kind} {action.option}")
@@ -113,18 +115,19 @@ def _values(choice: choices.Choice, rules: Rules) -> list[str]:
     return list(seen)
 
 
-def observation_size(players: int) -> int:
-    return sum(size for _, size in layout(players))
+def observation_size(players: int, kinds: int = K) -> int:
+    return sum(size for _, size in layout(players, kinds))
 
 
-def layout(players: int) -> list[tuple[str, int]]:
-    """The observation's parts in order with their sizes (documented in docs/ENV.md)."""
-    n = players
+def layout(players: int, kinds: int = K) -> list[tuple[str, int]]:
+    """The observation's parts in order with their sizes (documented in docs/ENV.md), for
+    a tile set of ``kinds`` tile ids."""
+    n, k = players, kinds
     return [
-        ("hand", K), ("drawn", K), ("melds", n * K), ("concealed_kongs", n),
-        ("rivers", n * K), ("won", n * K), ("kong_tiles", K), ("visible", K),
+        ("hand", k), ("drawn", k), ("melds", n * k), ("concealed_kongs", n),
+        ("rivers", n * k), ("won", n * k), ("kong_tiles", k), ("visible", k),
         ("void", n * (SUITS + 1)), ("in_game", n), ("dealer", n), ("phase", len(PHASES)),
-        ("claim_tile", K), ("claim_from", n), ("wall", 1), ("locked", 1), ("scores", n),
+        ("claim_tile", k), ("claim_from", n), ("wall", 1), ("locked", 1), ("scores", n),
     ]  # fmt: skip
 
 
@@ -133,13 +136,14 @@ def encode(game: Game, seat: int) -> np.ndarray:
     1 the next in turn…)."""
     obs = game.observation(seat)
     n = game.n
+    k = game.rules.tileset.kinds
     order = [(seat + i) % n for i in range(n)]
     parts: dict[str, np.ndarray] = {name: np.zeros(size, np.float32) for name, size in
-                                    layout(n)}  # fmt: skip
+                                    layout(n, k)}  # fmt: skip
     np.add.at(parts["hand"], list(obs["hand"]), 1)
     if obs["drawn"] is not None:
         parts["drawn"][obs["drawn"]] = 1
-    melds = parts["melds"].reshape(n, K)
+    melds = parts["melds"].reshape(n, k)
     for i, q in enumerate(order):
         for kind, tile, _concealed in obs["melds"][q]:
             if tile < 0:
@@ -149,13 +153,13 @@ def encode(game: Game, seat: int) -> np.ndarray:
             else:
                 melds[i, tile] += 4 if kind == "kong" else 3
     for name, field in (("rivers", "discards"), ("won", "won")):
-        table = parts[name].reshape(n, K)
+        table = parts[name].reshape(n, k)
         for i, q in enumerate(order):
             np.add.at(table[i], list(obs[field][q]), 1)
     np.add.at(parts["kong_tiles"], list(obs["kong_tiles"]), 1)
     parts["visible"][:] = (
-        parts["hand"] + melds.sum(0) + parts["rivers"].reshape(n, K).sum(0)
-        + parts["won"].reshape(n, K).sum(0) + parts["kong_tiles"]
+        parts["hand"] + melds.sum(0) + parts["rivers"].reshape(n, k).sum(0)
+        + parts["won"].reshape(n, k).sum(0) + parts["kong_tiles"]
     )  # fmt: skip
     void = parts["void"].reshape(n, SUITS + 1)
     for i, q in enumerate(order):
@@ -209,7 +213,7 @@ class MahjongAEC(AECEnv):
         self.render_mode = render_mode
         n = self.rules.players
         self.possible_agents = [f"seat_{s}" for s in range(n)]
-        size = observation_size(n)
+        size = observation_size(n, self.rules.tileset.kinds)
         space = spaces.Dict({
             "observation": spaces.Box(-SCORE_LIMIT, SCORE_LIMIT, (size,), np.float32),
             "action_mask": spaces.Box(0, 1, (len(self.actions),), np.int8),

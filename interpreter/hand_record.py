@@ -14,7 +14,7 @@ from typing import Any
 
 from dsl.problems import Location
 from dsl.situation import NOBODY, HandMeld
-from handcore.tiles import STANDARD, Tile, TileSet
+from handcore.tiles import EVERY, Tile, TileSet
 
 CONTEXTS = ("kong_draw", "kong_discard", "robbing_kong", "last_tile", "first_turn", "opening")
 """How a hand can be won besides self-draw or discard: the flags of ``Win.context``."""
@@ -98,7 +98,7 @@ class HandRecord:
             object.__setattr__(self, "dealers", frozenset({self.dealer}))
 
 
-def meld_text(meld: HandMeld, tileset: TileSet = STANDARD) -> str:
+def meld_text(meld: HandMeld, tileset: TileSet = EVERY) -> str:
     """A meld as scenario files and settlement output write it: ``pung 999s``,
     ``concealed kong 1111m`` (``dsl.situation.read_meld`` reads it back)."""
     hidden = "concealed " if meld.kind == "kong" and meld.concealed else ""

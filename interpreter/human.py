@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
-from handcore.tiles import STANDARD
+from handcore.tiles import EVERY
 from interpreter.engine.actions import Action
 from interpreter.engine.narrate import narrate, payment_line, seat_name
 
@@ -132,7 +132,7 @@ class HumanAgent:
         if answer.isdigit() and 1 <= int(answer) <= len(legal):
             return legal[int(answer) - 1]
         try:
-            tiles = STANDARD.parse(answer, check_copies=False)
+            tiles = EVERY.parse(answer, check_copies=False)
         except (ValueError, TypeError):
             return None
         if len(tiles) == 1:
@@ -144,27 +144,29 @@ class HumanAgent:
     def tiles(self, tiles: Sequence[int], sort: bool = True) -> str:
         if not tiles:
             return "-"
-        text = STANDARD.format(list(tiles)) if sort else " ".join(map(STANDARD.name, tiles))
+        text = EVERY.format(list(tiles)) if sort else " ".join(map(EVERY.name, tiles))
         if not self.unicode:
             return text
-        return f"{STANDARD.format_unicode(list(tiles), sort=sort)}  {text}"
+        return f"{EVERY.format_unicode(list(tiles), sort=sort)}  {text}"
 
     def table(self, obs: Any) -> str:
         dealers = (obs["dealer"],)
         lines = [f"--- wall {obs['wall']} tiles ---"]
         for q in range(obs["players"]):
             melds = " ".join(
-                "[" + ("暗" if t < 0 else STANDARD.format(_meld_tiles(kind, t))) + "]"
+                "[" + ("暗" if t < 0 else EVERY.format(_meld_tiles(kind, t))) + "]"
                 for kind, t, _ in obs["melds"][q]
             )
-            river = " ".join(STANDARD.glyph(t) if self.unicode else STANDARD.name(t)
+            river = " ".join(EVERY.glyph(t) if self.unicode else EVERY.name(t)
                              for t in obs["discards"][q])  # fmt: skip
             me = " (you)" if q == self.seat else ""
             out = "" if obs["in_game"][q] else " (out)"
-            lines.append(f"{seat_name(q, dealers)}{me}{out} {melds}  river: {river}")
+            flowers = obs["flowers"][q]
+            shown = f"  flowers: {self.tiles(flowers, sort=False)}" if flowers else ""
+            lines.append(f"{seat_name(q, dealers)}{me}{out} {melds}  river: {river}{shown}")
         hand = self.tiles(obs["hand"])
         drawn = obs["drawn"]
-        lines.append(f"your hand: {hand}" + (f"   drew {STANDARD.name(drawn)}" if drawn is not None
+        lines.append(f"your hand: {hand}" + (f"   drew {EVERY.name(drawn)}" if drawn is not None
                                               and drawn >= 0 else ""))  # fmt: skip
         pending = obs.get("choice")
         if pending:
@@ -188,8 +190,8 @@ class HumanAgent:
             what = _VERBS.get(a.kind, a.kind)
             tile = ""
             if a.tile >= 0:
-                tile = " " + (STANDARD.glyph(a.tile) + STANDARD.name(a.tile) if self.unicode
-                              else STANDARD.name(a.tile))  # fmt: skip
+                tile = " " + (EVERY.glyph(a.tile) + EVERY.name(a.tile) if self.unicode
+                              else EVERY.name(a.tile))  # fmt: skip
             option = f" ({a.option})" if a.option else ""
             items.append(f"{i}) {what}{tile}{option}")
         return "  ".join(items) + (
@@ -217,6 +219,8 @@ def told(start: dict[str, Any], event: dict[str, Any], seat: int | None, unicode
     kind = event["type"]
     if seat is not None and kind in _PRIVATE and event.get("seat") != seat:
         return f"{seat_name(event['seat'], (start['dealer'],))} draws"
+    if seat is not None and kind == "flower" and event["seat"] != seat:
+        event = {**event, "replacement": None}  # the flower is shown, its replacement is not
     if seat is not None and kind == "deal":
         hands = [h if i == seat else "" for i, h in enumerate(event["hands"])]
         event = {**event, "hands": hands}

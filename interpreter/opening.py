@@ -26,7 +26,7 @@ from typing import Any
 from dsl.ruleset import Ruleset
 from dsl.situation import NOBODY, Situation
 from handcore import shapes
-from handcore.tiles import STANDARD, Tile
+from handcore.tiles import Tile
 from interpreter import prefilter
 from interpreter.context import build_situation
 from interpreter.settle import Payment, adjust, display_name, fire, ruleset_memo
@@ -58,7 +58,8 @@ def opening_situation(
     those made, which its payment and ``declared`` may read)."""
     return build_situation(
         tiles=tiles, opening=True, winner=seat, dealer=dealer,
-        players=players, options=ruleset.option_values, choices=choices or {},
+        players=players, options=ruleset.option_values, tileset=ruleset.tileset,
+        choices=choices or {},
     )  # fmt: skip
 
 
@@ -70,8 +71,9 @@ def find_opening(
     if not allowed(ruleset):
         return found
     types = _types(ruleset)
+    ts = ruleset.tileset
     for seat, tiles in enumerate(hands):
-        probe = prefilter.probe_of(shapes.keys_of(STANDARD.counts(tiles)), (), _OPENING)
+        probe = prefilter.probe_of(shapes.keys_of(ts.counts(tiles), ts), (), _OPENING)
         situation: Situation | None = None
         for hand_id, spec, need in types:
             if need is not None and not need(probe):

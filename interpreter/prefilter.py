@@ -34,7 +34,8 @@ from typing import Any, NamedTuple
 from dsl import syntax
 from dsl.situation import HandMeld
 from handcore import shapes
-from handcore.tiles import RANKS, STANDARD, Tile
+from handcore.suit_tables import HONOUR
+from handcore.tiles import EVERY, RANKS, Tile
 
 Need = Callable[["Probe"], bool]
 FLAGS = (
@@ -43,8 +44,9 @@ FLAGS = (
 NO_FLAGS = (False,) * len(FLAGS)
 _TILE_COLLECTIONS = {"tiles": "every", "distinct_tiles": "every", "concealed": "concealed"}
 _SUIT_MASK = (1 << RANKS) - 1
-_SUITS = range(len(STANDARD.suits))
-_ALL_TILES = (1 << (len(STANDARD.suits) * RANKS)) - 1
+_SUITS = range(EVERY.hand_blocks)
+"""The blocks a hand holds: 万 筒 条 and the honours (a "suit" of its own, as ``tile.suit``)."""
+_ALL_TILES = (1 << (EVERY.hand_blocks * RANKS)) - 1
 
 
 class Probe(NamedTuple):
@@ -78,45 +80,55 @@ _LEVELS = ("every", "twice", "thrice", "four")
 _MELD_FACTS: dict[tuple[HandMeld, ...], tuple[tuple[int, int, int, int], int]] = {}
 
 # A hand's facts packed in one int: the tiles held at least once, twice, three and four
-# times as four bit masks (_FIELD bits apart), then the number of tiles.  They are the sum
+# times as four bit masks (``field`` bits apart), then the number of tiles.  They are the sum
 # of each suit's facts, and a suit's are the sum of those of its low ranks and of its high
-# ranks: read from small tables, one pair per suit.
-_FIELD = 32
+# ranks: read from small tables, one pair per suit.  Fields of 32 bits hold the suits' 27
+# tiles; a hand with honours (a fourth key) needs 64.
 _SPLIT = 5
 _LOW = 5**_SPLIT
 
 
-def _copies(tile: int, n: int) -> int:
+def _copies(tile: int, n: int, field: int) -> int:
     """The packed facts of ``n`` copies of ``tile``."""
-    return n << 4 * _FIELD | sum(1 << (level * _FIELD + tile) for level in range(n))
+    return n << 4 * field | sum(1 << (level * field + tile) for level in range(n))
 
 
-def _table(first_tile: int, ranks: int) -> list[int]:
+def _table(first_tile: int, ranks: int, field: int) -> list[int]:
     """The packed facts of the tiles from ``first_tile`` on, by their key (``ranks`` digits)."""
     if not ranks:
         return [0]
-    one = [_copies(first_tile, n) for n in range(5)]
-    rest = _table(first_tile + 1, ranks - 1)
+    one = [_copies(first_tile, n, field) for n in range(5)]
+    rest = _table(first_tile + 1, ranks - 1, field)
     return [one[code % 5] + rest[code // 5] for code in range(5**ranks)]
 
 
-_FACTS = [
-    (_table(suit * RANKS, _SPLIT), _table(suit * RANKS + _SPLIT, RANKS - _SPLIT)) for suit in _SUITS
-]
+def _facts(field: int, blocks: range) -> list[tuple[list[int], list[int]]]:
+    return [
+        (
+            _table(suit * RANKS, _SPLIT, field),
+            # an honour key's marker (HONOUR) reads as HONOUR // _LOW past its high ranks' codes
+            [0] * (HONOUR // _LOW) * (suit == EVERY.honour_block)
+            + _table(suit * RANKS + _SPLIT, RANKS - _SPLIT, field),
+        )
+        for suit in blocks
+    ]
 
 
-_UNPACK = struct.Struct("<5I").unpack
-"""The five fields of packed facts, from their bytes: cheaper than five shifts and masks."""
+_NARROW = (_facts(32, range(EVERY.honour_block)), struct.Struct("<5I").unpack, 20)
+_WIDE = (_facts(64, _SUITS), struct.Struct("<5Q").unpack, 40)
+"""The tables, how to unpack the five fields from their bytes (cheaper than five shifts and
+masks) and how many bytes they take: for the suits alone, and with the honours."""
 
 
 def held_masks(keys: tuple[int, ...]) -> tuple[int, int, int, int, int]:
     """(the tiles held at least once, twice, three and four times as bit masks, then the
     number of tiles) of per-suit keys."""
+    tables, unpack, size = _NARROW if len(keys) <= len(_NARROW[0]) else _WIDE
     facts = 0
-    for (low, high), key in zip(_FACTS, keys, strict=False):  # strict: slower here
+    for (low, high), key in zip(tables, keys, strict=False):  # strict: slower here
         if key:
             facts += low[key % _LOW] + high[key // _LOW]
-    return _UNPACK(facts.to_bytes(5 * _FIELD // 8, "little"))
+    return unpack(facts.to_bytes(size, "little"))
 
 
 def _meld_facts(melds: tuple[HandMeld, ...]) -> tuple[tuple[int, int, int, int], int]:
@@ -357,7 +369,7 @@ def _allowed(test: syntax.Node) -> tuple[int, ...] | None:
     try:
         for held in range(1, 5):
             mask = 0
-            for t in range(len(STANDARD.suits) * RANKS):
+            for t in range(EVERY.hand_blocks * RANKS):
                 if _element(test, t, held) is True:
                     mask |= 1 << t
             allowed.append(mask)
@@ -424,7 +436,7 @@ def _held(call: syntax.Call, op: str, k: int) -> Form:
         return None
     if least > len(_LEVELS):
         return []
-    tile = STANDARD.parse(str(args[0].value))[0]
+    tile = EVERY.parse(str(args[0].value))[0]
     return _atom(("some_of", Probe._fields.index(_LEVELS[least - 1]), 1 << tile))
 
 
@@ -551,7 +563,7 @@ def _element(node: syntax.Node, t: Tile, held: int) -> Any:
     hand holds (``held``); _Unknown otherwise."""
     if isinstance(node, syntax.Literal):
         if node.kind == "tile":
-            return STANDARD.parse(str(node.value))[0]
+            return EVERY.parse(str(node.value))[0]
         if node.kind in ("int", "true", "false", "text"):
             return node.value
         raise _Unknown

@@ -494,11 +494,11 @@ class _Reader:
             for tile in tiles:
                 counts[tile] += 1
             for tile in sorted(set(tiles)):
-                if counts[tile] > self.tileset.copies and tile not in reported:
+                if counts[tile] > self.tileset.copies_of(tile) and tile not in reported:
                     reported.add(tile)
                     self.problems.error(
                         f"copy {counts[tile]} of {self.tileset.name(tile)}, counting hands, "
                         "melds and birds",
                         location,
-                        expected=f"at most {self.tileset.copies} copies of a tile",
+                        expected=f"at most {self.tileset.copies_of(tile)} copies of a tile",
                     )

@@ -23,7 +23,7 @@ from dsl.ruleset import Ruleset
 from dsl.situation import NOBODY, POT, HandMeld, Situation
 from dsl.vocabulary import HAND_ONLY
 from handcore import shapes
-from handcore.tiles import RANKS, STANDARD, Tile, TileSet
+from handcore.tiles import EVERY, RANKS, Tile, TileSet
 from interpreter import prefilter
 from interpreter.context import build_situation
 from interpreter.hand_record import HandRecord, Kong, Unfinished, Win, meld_text
@@ -92,7 +92,7 @@ class Settlement:
         """What was paid into the pot: the deltas add up to minus this."""
         return sum(p.amount for p in self.payments if p.payee == POT)
 
-    def to_json(self, tileset: TileSet = STANDARD) -> dict[str, Any]:
+    def to_json(self, tileset: TileSet = EVERY) -> dict[str, Any]:
         return {
             "wins": [
                 {
@@ -130,7 +130,7 @@ def payee_json(payee: int) -> int | str:
 def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
     """Settle every win of the scenario, then the payment rules of its moments."""
     _check_table(ruleset, scenario)
-    tileset = STANDARD
+    tileset = ruleset.tileset
     options = _options(ruleset)
     winners = frozenset(w.seat for w in scenario.wins)
     hits, bird_tiles = _bird_hits(ruleset, scenario, options)
@@ -389,7 +389,7 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
                 found[kind.id] = kind
                 found_with.setdefault(kind.id, []).append(situation)
     if not any(kind.is_hand for kind in found.values()):
-        tiles = ", ".join(STANDARD.name(t) for t in win.win_tiles)
+        tiles = ", ".join(EVERY.name(t) for t in win.win_tiles)
         raise SettlementError(
             f"{win.location}: the hand of seat {win.seat} does not win under "
             f"{ruleset.id} (no hand type applies with {tiles})"
@@ -488,19 +488,17 @@ def _check_table(ruleset: Ruleset, scenario: HandRecord) -> None:
             f"{where}the hand has {scenario.players} players, {ruleset.id} is played by"
             f" {seats} (write players: {seats})"
         )
-    letters = ruleset.get("tiles.suits")
-    if letters is None:
-        return
-    suits = {i for i, suit in enumerate(STANDARD.suits) if suit.letter in letters}
+    tileset = ruleset.tileset
+    playable = tileset.playable()
     for hand in hands:
         tiles = (*hand.concealed, *(t for m in hand.melds for t in m.tiles))
         if isinstance(hand, Win):
             tiles += hand.win_tiles
-        wrong = sorted({t for t in tiles if t // RANKS not in suits})
+        wrong = sorted({t for t in tiles if not playable >> t & 1})
         if wrong:
             raise SettlementError(
                 f"{hand.location}: the hand of seat {hand.seat} holds "
-                f"{', '.join(STANDARD.name(t) for t in wrong)}, of a suit {ruleset.id} leaves out"
+                f"{', '.join(EVERY.name(t) for t in wrong)}, out of {ruleset.id}'s tiles"
             )
 
 
@@ -760,7 +758,9 @@ class _Hands:
         if seat not in self.waits:
             hand = self.hand(seat)
             found: list[Tile] = []
-            for tile in shapes.waits(shapes.keys_of_tiles(hand.concealed), "quads"):
+            ts = self.ruleset.tileset
+            keys = shapes.keys_of_tiles(hand.concealed, ts)
+            for tile in shapes.waits(keys, "quads", ts.copies, ts.playable()):
                 try:
                     self.win(hand, tile, None)
                 except SettlementError:
@@ -780,8 +780,9 @@ class _Hands:
             self.end = replace(self.scenario, in_game=self.still_in, wins=(), birds=(),
                                bird_dice=())  # fmt: skip
         situation = _situation(
-            self.end, win, tile, frozenset({hand.seat}), _options(self.ruleset), {}, STANDARD
-        )
+            self.end, win, tile, frozenset({hand.seat}), _options(self.ruleset), {},
+            self.ruleset.tileset,
+        )  # fmt: skip
         result = hand_types(self.ruleset, [situation], win)
         _check_allowed(self.ruleset, situation, result, win)
         return situation, result

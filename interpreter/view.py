@@ -16,7 +16,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from handcore.tiles import STANDARD
+from handcore.tiles import EVERY, STANDARD
 from interpreter.engine.actions import Action
 from interpreter.engine.events import read_log
 from interpreter.engine.game import Game
@@ -81,15 +81,16 @@ def _step(
     for q, p in enumerate(game.players):
         hidden = seat is not None and q != seat and not over
         seats.append({
-            "hand": [] if hidden else [STANDARD.name(t) for t in p.hand()],
+            "hand": [] if hidden else [EVERY.name(t) for t in p.hand()],
             "hidden": sum(p.counts) if hidden else 0,
             "melds": [
-                {"kind": m.kind, "tiles": [STANDARD.name(t) for t in m.tiles],
+                {"kind": m.kind, "tiles": [EVERY.name(t) for t in m.tiles],
                  "down": m.concealed and hidden and not game.rules.concealed_shown}
                 for m in p.melds
             ],
-            "river": [STANDARD.name(t) for t in p.discards],
-            "won": [STANDARD.name(t) for t in p.won],
+            "river": [EVERY.name(t) for t in p.discards],
+            "won": [EVERY.name(t) for t in p.won],
+            "flowers": [EVERY.name(t) for t in p.flowers],
             "out": not p.in_game,
             "void": None if p.void is None else STANDARD.suits[p.void].names[0],
             "score": totals[q] + game.deltas[q],
@@ -149,6 +150,7 @@ body{font-family:system-ui,"Noto Sans CJK SC",sans-serif;margin:0;background:#1e
  color:#222;text-align:center;font-size:13px;line-height:14px;padding-top:1px;
  box-shadow:1px 1px 0 #999;vertical-align:top}
 .t b{display:block;font-size:14px}.t.m b{color:#c62828}.t.p b{color:#1565c0}.t.s b{color:#2e7d32}
+.t.z b,.t.f b{padding-top:6px}.t.f b{color:#6a1b9a}
 .t.back{background:#2e7d32;box-shadow:1px 1px 0 #144}
 .small .t{width:18px;height:25px;font-size:11px}
 .meld{display:inline-block;margin-right:6px}
@@ -171,10 +173,15 @@ body{font-family:system-ui,"Noto Sans CJK SC",sans-serif;margin:0;background:#1e
 <script>
 const G = JSON.parse(document.getElementById("game").textContent);
 const SUIT = {m: "万", p: "筒", s: "条"};
+const NAMED = {z: "东南西北中发白", f: "春夏秋冬梅兰竹菊"};  // one character each
 const slider = document.getElementById("slider");
 slider.max = G.steps.length - 1;
 function tile(name) {
   const suit = name.slice(-1);
+  if (NAMED[suit]) {
+    const character = NAMED[suit][name.slice(0, -1) - 1];
+    return `<span class="t ${suit}" title="${name}"><b>${character}</b></span>`;
+  }
   return `<span class="t ${suit}" title="${name}"><b>${name.slice(0, -1)}</b>${SUIT[suit]}</span>`;
 }
 function esc(text) {
@@ -197,7 +204,9 @@ function seatHtml(q, st) {
     `<div class="row melds"><span class="label">melds</span>${melds}</div>` +
     `<div class="row small river"><span class="label">river</span>${tiles(s.river)}</div>` +
     (s.won.length ?
-      `<div class="row won"><span class="label">won</span>${tiles(s.won)}</div>` : "");
+      `<div class="row won"><span class="label">won</span>${tiles(s.won)}</div>` : "") +
+    (s.flowers.length ? `<div class="row small flowers"><span class="label">flowers</span>` +
+      `${tiles(s.flowers)}</div>` : "");
 }
 function show(i) {
   i = Math.max(0, Math.min(G.steps.length - 1, i));

@@ -1,7 +1,8 @@
 """Plain recursive hand answers, written independently of the tables, to test them against.
 
 Slow and obvious on purpose: the lowest held tile must belong to some block (or be
-thrown away), and every possibility is tried.
+thrown away), and every possibility is tried.  Count vectors hold the 27 suited tiles and,
+when longer, honours from tile 27 on, which make no chows.
 """
 
 from __future__ import annotations
@@ -9,13 +10,14 @@ from __future__ import annotations
 from functools import cache
 
 KINDS = 27
+HONOURS_FROM = 27
 
 
 def _blocks_with(tile: int) -> list[tuple[str, tuple[int, ...]]]:
     """Pair, pung and the chows (same suit) that contain ``tile``."""
     rank = tile % 9
     blocks = [("pair", (tile, tile)), ("pung", (tile, tile, tile))]
-    for start in (rank - 2, rank - 1, rank):
+    for start in (rank - 2, rank - 1, rank) if tile < HONOURS_FROM else ():
         if 0 <= start <= 6:
             first = tile - rank + start
             blocks.append(("chow", (first, first + 1, first + 2)))
@@ -65,14 +67,14 @@ def distance(counts: list[int], melds: int, pairs: int) -> int:
 
     @cache
     def go(tile: int, chows_from_last: int, chows_from_before: int, m: int, h: int) -> int:
-        if tile == KINDS:
+        if tile == len(counts):
             return 0 if m == h == 0 and chows_from_last == chows_from_before == 0 else BIG
         rank = tile % 9
         best = BIG
         for pung in (0, 1):
             for pair in (0, 1):
                 for start in range(0, 5):
-                    if start and rank > 6:
+                    if start and (rank > 6 or tile >= HONOURS_FROM):
                         break
                     used = pung + pair + start
                     if used > m + h or pair > h or pung + start > m:

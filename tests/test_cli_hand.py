@@ -119,3 +119,38 @@ def test_help_is_fast_and_lists_commands():
     assert "hand" in result.stdout
     assert elapsed < 2.0  # generous for loaded CI machines; bench/ measures the real figure
     assert run("hand", "--help").returncode == 0
+
+
+def test_honours_put_the_136_tile_set_in_play():
+    # 东东 and 中中 with three runs: ready on either pung, two copies of each left
+    result = run("hand", "123m 456p 789s 东东 中中")
+    assert result.returncode == 0, result.stderr
+    assert "waits    1z(2) 5z(2)   4 live" in result.stdout
+    data = json.loads(run("hand", "123m 456p 789s 1z 2z 中中 白", "--json").stdout)
+    best = data["discards"][0]
+    assert best["discard"] in ("1z", "2z", "7z") and best["shanten"] == 1
+    # honours make no runs: 1z 2z 3z is three singles (a chow would make it ready)
+    data = json.loads(run("hand", "123m 456p 789s 123z 5z", "--json").stdout)
+    assert data["shanten"]["standard"] == 2
+
+
+def test_a_flower_is_never_held():
+    result = run("hand", "123m 456p 789s 11m 春")
+    assert result.returncode == 1
+    assert "flowers are not in this tile set" in result.stderr
+
+
+def test_wilds_among_honours_stand_for_honours_too():
+    # 东东 中 and a wild: ready on 东 (东东东, 中* the pair) or 中 (中中*, 东东 the pair)
+    result = run("hand", "123m 456p 789s 东东 中 *")
+    assert result.returncode == 0, result.stderr
+    assert "waits    1z(2) 5z(3) *(3)   8 live" in result.stdout
+    data = json.loads(run("hand", "123m 456p 789s 东东 中中 *", "--json").stdout)
+    assert data["complete"] is True
+    assert sorted((d["pair"], d["wilds_as"]) for d in data["decompositions"]) == [
+        ("1z", ["5z"]),
+        ("5z", ["1z"]),
+    ]
+    # 中 named wild: its copies are wilds, so two of them make any tile a pung
+    result = run("hand", "123m 456p 789s 11z 5z 5z", "--wild", "5z")
+    assert "2 wild(s) (* = 5z)" in result.stdout and " 5z(" not in result.stdout

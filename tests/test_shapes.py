@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from handcore import shapes
-from handcore.tiles import STANDARD
+from handcore.tiles import STANDARD, WITH_HONOURS
 from tests import reference
 
 SEED_HANDS = yaml.safe_load(
@@ -210,6 +210,38 @@ def test_waits_shortcut_agrees_with_trying_every_tile(hand, form):
     tried = [
         t
         for t in range(27)
+        if shapes.tile_count(hand_keys, t) < 4
+        and shapes.is_winning(shapes.add_tile(hand_keys, t), form)
+    ]
+    assert shapes.waits(hand_keys, form) == tried
+
+
+HONOUR_WALL = WITH_HONOURS.wall()
+HEAVY_WALL = [t for t in HONOUR_WALL if t < 9 or WITH_HONOURS.is_honour(t)]  # 万 and honours
+
+
+def honour_hands(wall: list[int]):
+    """Hands about to draw (1 to 13 tiles) from ``wall``: honours held, often ready."""
+    return (
+        st.sampled_from((1, 4, 7, 10, 13))
+        .flatmap(lambda n: st.lists(st.integers(0, len(wall) - 1), min_size=n, max_size=n,
+                                    unique=True))
+        .map(lambda picks: [wall[i] for i in picks])
+    )  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(honour_hands(HONOUR_WALL), honour_hands(HEAVY_WALL)),
+    st.sampled_from(["quads", "distinct", None]),
+)
+def test_waits_shortcut_agrees_with_trying_every_tile_with_honours(hand, form):
+    """The table shortcut of ``waits`` stays exact when a hand holds honours (their block's
+    keys in the same tables): it answers as trying each of the 34 tiles does."""
+    hand_keys = shapes.keys_of(WITH_HONOURS.counts(hand), WITH_HONOURS)
+    tried = [
+        t
+        for t in WITH_HONOURS.in_play
         if shapes.tile_count(hand_keys, t) < 4
         and shapes.is_winning(shapes.add_tile(hand_keys, t), form)
     ]

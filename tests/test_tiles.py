@@ -103,3 +103,71 @@ def test_any_text_parses_or_raises_tile_error_inside_the_text(text):
         STANDARD.parse(text)
     except TileError as error:
         assert 0 <= error.position <= len(text)
+
+
+FULL = TileSet(honours=tuple(range(1, 8)), flowers=tuple(range(1, 9)))
+
+
+def test_honours_and_flowers_read_in_every_form():
+    honours = FULL.parse("1234567z")
+    assert FULL.parse("东南西北中发白") == honours
+    assert FULL.parse("東南西北中發白") == honours
+    assert FULL.parse("🀀🀁🀂🀃🀄🀅🀆") == honours
+    assert [FULL.name(t) for t in honours] == ["1z", "2z", "3z", "4z", "5z", "6z", "7z"]
+    assert FULL.parse("12345678f") == FULL.parse("春夏秋冬梅兰竹菊")
+    assert FULL.parse("🀦🀢") == FULL.parse("1f 5f")
+    assert FULL.format(FULL.parse("中 1m 春 东 9s")) == "1m 9s 15z 1f"
+    assert FULL.format_unicode(FULL.parse("东 中 春 梅")) == "🀀🀄🀦🀢"
+
+
+def test_honour_and_flower_sets_count_their_tiles():
+    assert FULL.kinds == 45 and FULL.total == 108 + 28 + 8
+    assert TileSet(flowers=(1,)).parse("春") == FULL.parse("1f")  # the same ids without honours
+    assert TileSet(honours=tuple(range(1, 8))).total == 136
+    red = TileSet(honours=(5,))
+    assert red.total == 112 and red.parse("中") == [31]
+    with pytest.raises(TileError, match="1z is not in this tile set"):
+        red.parse("1z")
+    assert FULL.copies_of(FULL.parse("春")[0]) == 1
+    with pytest.raises(TileError, match="copy 2 of 1f"):
+        FULL.parse("春 1f")
+    assert len(FULL.wall()) == FULL.total
+
+
+def test_a_left_out_suit_keeps_its_ids_but_not_its_tiles():
+    no_man = TileSet(missing=(0,))
+    assert no_man.total == 72 and no_man.parse("1p") == STANDARD.parse("1p")
+    with pytest.raises(TileError, match="1m is not in this tile set"):
+        no_man.parse("123p 1m")
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "fragment"),
+    [
+        ("12z", 2, "honour tiles are not in this tile set"),
+        ("东", 0, "honour tiles are not in this tile set"),
+        ("3f", 1, "flowers are not in this tile set"),
+        ("春", 0, "flowers are not in this tile set"),
+    ],
+)
+def test_honours_and_flowers_outside_the_set_say_so(text, position, fragment):
+    with pytest.raises(TileError) as error:
+        STANDARD.parse(text)
+    assert error.value.position == position
+    assert fragment in str(error.value)
+
+
+def test_honour_ranks_stop_at_seven():
+    with pytest.raises(TileError, match="rank 8 does not exist"):
+        FULL.parse("8z")
+
+
+full_hands = st.lists(st.sampled_from(FULL.in_play), min_size=1, max_size=14).filter(
+    lambda ts: all(ts.count(t) <= FULL.copies_of(t) for t in ts)
+)
+
+
+@given(full_hands)
+def test_format_and_parse_round_trip_with_honours_and_flowers(tiles):
+    assert FULL.parse(FULL.format(tiles)) == sorted(tiles)
+    assert FULL.parse(FULL.format_unicode(tiles)) == sorted(tiles)

@@ -22,7 +22,7 @@ from dsl.situation import HandMeld
 from handcore import shapes
 from handcore.discards import DiscardOption
 from handcore.shapes import Keys, SevenPairsForm
-from handcore.tiles import RANKS, STANDARD, Tile
+from handcore.tiles import EVERY, RANKS, STANDARD, Tile, TileSet
 from interpreter.context import build_situation
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import Rules
@@ -30,8 +30,13 @@ from interpreter.hand_record import HandRecord, Kong
 from interpreter.settle import SettlementError, settle
 from interpreter.valuation import valuer
 
-KINDS = STANDARD.kinds
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
+
+
+def tileset_of(obs: Mapping[str, Any]) -> TileSet:
+    """The tiles in play, as the observed ruleset declares them (the 108 without one)."""
+    ruleset = obs.get("ruleset")
+    return STANDARD if ruleset is None else ruleset.tileset
 
 
 @dataclass
@@ -53,8 +58,9 @@ class View:
     @classmethod
     def of(cls, obs: dict[str, Any]) -> View:
         seat = obs["seat"]
-        counts = STANDARD.counts(obs["hand"])
-        visible = [0] * KINDS
+        tileset = tileset_of(obs)
+        counts = tileset.counts(obs["hand"])
+        visible = [0] * tileset.kinds
         for tiles in obs["discards"]:
             for t in tiles:
                 visible[t] += 1
@@ -72,7 +78,7 @@ class View:
         return cls(
             seat,
             counts,
-            shapes.keys_of(counts),
+            shapes.keys_of(counts, tileset),
             melds,
             visible,
             obs["wall"],
@@ -87,7 +93,7 @@ class View:
         return max(copies - self.counts[tile] - self.visible[tile], 0)
 
     def unseen_total(self) -> int:
-        return max(sum(self.unseen(t) for t in range(KINDS)), 1)
+        return max(sum(self.unseen(t) for t in range(len(self.counts))), 1)
 
     def draws_left(self) -> float:
         """Draws this seat may still expect: its share of the wall."""
@@ -121,7 +127,7 @@ class RuleFacts:
         suits = self.suits[:2]
         accepted = tried = 0
         while tried < samples:
-            counts = [0] * KINDS
+            counts = [0] * self.rules.tileset.kinds
             for _ in range(4):
                 low = rng.choice(suits) * RANKS + rng.randrange(RANKS - 2)
                 if rng.random() < 0.6:
@@ -147,7 +153,8 @@ class RuleFacts:
 
     def _wins(self, tiles: list[Tile], self_draws: tuple[bool, ...]) -> bool:
         """Whether the concealed ``tiles`` (the winning tile last) win by one of ``self_draws``."""
-        keys = shapes.keys_of(STANDARD.counts(tiles))
+        ts = self.rules.tileset
+        keys = shapes.keys_of(ts.counts(tiles), ts)
         for self_draw in self_draws:
             situation = build_situation(
                 keys=keys,
@@ -364,9 +371,9 @@ def exchange_choice(hand: Sequence[Tile], legal: Sequence[Action]) -> Action:
     """The exchange after the deal: tiles of the suit held least (a set spanning suits counts
     its largest one), then the set whose loss leaves the hand nearest ready (shanten), then
     the first in notation order."""
-    counts = STANDARD.counts(hand)
-    held = [sum(counts[s * RANKS : s * RANKS + RANKS]) for s in range(len(SUIT_LETTERS))]
-    choices = [(a, STANDARD.parse(a.option, check_copies=False)) for a in legal]
+    counts = EVERY.counts(hand)
+    held = [sum(counts[s * RANKS : s * RANKS + RANKS]) for s in range(EVERY.hand_blocks)]
+    choices = [(a, EVERY.parse(a.option, check_copies=False)) for a in legal]
     widest = {a: max(held[t // RANKS] for t in given) for a, given in choices}
     fewest = min(widest.values())
     keys = shapes.keys_of(counts)

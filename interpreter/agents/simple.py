@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from handcore import shapes
-from handcore.tiles import STANDARD
 from interpreter.agents import reading
 from interpreter.engine.actions import Action
 
@@ -29,8 +28,8 @@ class SimpleAgent:
         discards = [a for a in legal if a.kind == "discard"]
         if not discards:
             return kinds.get("pass", legal[0])
-        counts = STANDARD.counts(observation["hand"])
-        keys = shapes.keys_of(counts)
+        tileset = reading.tileset_of(observation)
+        keys = shapes.keys_of(tileset.counts(observation["hand"]), tileset)
         melds = len(observation["melds"][observation["seat"]])
         form = None if melds else "quads"
         best = min(

@@ -291,7 +291,7 @@ class _Risk:
             seat_view = self._seat_view(q)
             found = 0.0
             for probe in PROBES:
-                done = probe_keys(probe, melds, seat_view.void)
+                done = probe_keys(probe, melds, seat_view.void, ctx.f.rules.tileset)
                 if done is not None:
                     found = ctx.f.points(seat_view, done[0], melds, done[1], False)
                     if found > 0:
@@ -344,7 +344,7 @@ def _kong_discard_extra(agent: StrategyAgent, ctx: _Ctx) -> float:
     if found is None:
         found = 0.0
         for probe in PROBES:
-            done = probe_keys(probe, (), ctx.void)
+            done = probe_keys(probe, (), ctx.void, ctx.f.rules.tileset)
             if done is None:
                 continue
             plain = ctx.f.points(view, done[0], (), done[1], False)

@@ -40,7 +40,7 @@ from handcore import shapes
 from handcore.discards import discard_table
 from handcore.shapes import Keys
 from handcore.suit_tables import RANKS
-from handcore.tiles import Tile
+from handcore.tiles import EVERY, Tile, TileSet
 from interpreter.agents import reading
 from interpreter.agents.reading import RuleFacts, View
 from interpreter.engine.actions import PASS, Action
@@ -337,7 +337,8 @@ class _Ctx:
     ) -> float:
         best = 0.0
         counts = shapes.counts_of(keys)
-        copies = [max(4 - n - v, 0) for n, v in zip(counts, self.visible, strict=True)]
+        seen = self.visible[: len(counts)]  # flowers, never held, have no count
+        copies = [max(4 - n - v, 0) for n, v in zip(counts, seen, strict=True)]
         for name, suit, worth in targets:
             d, acc = self._distance(name, suit, keys, counts, copies, melds, s, live)
             if d is None or d > s + _FAR:
@@ -432,7 +433,7 @@ class _Ctx:
         if found is None:
             found = 0.0
             for probe in PROBES:
-                done = probe_keys(probe, melds, self.void)
+                done = probe_keys(probe, melds, self.void, self.f.rules.tileset)
                 if done is not None:
                     found = self.win_value(done[0], melds, done[1])
                     if found > 0:
@@ -483,22 +484,20 @@ PROBES = ("234m456m678p345p55p", "234m456m678p345p22p", "234m456m678p345p88p")
 
 
 def probe_keys(
-    text: str, melds: tuple[HandMeld, ...], void: int | None
+    text: str, melds: tuple[HandMeld, ...], void: int | None, tileset: TileSet
 ) -> tuple[Keys, Tile] | None:
     """A plain probe hand shaped for the declared melds and away from the void suit."""
-    from handcore.tiles import STANDARD
-
-    tiles = STANDARD.parse(text)
+    tiles = EVERY.parse(text)
     if void is not None:
         suits = [s for s in range(3) if s != void]
         tiles = [suits[t // RANKS] * RANKS + t % RANKS for t in tiles]
     tiles = tiles[3 * len(melds) :]
-    counts = STANDARD.counts(tiles)
+    counts = tileset.counts(tiles)
     for m in melds:
         for t in m.tiles:
             if counts[t] + 1 > 4:
                 return None
-    return shapes.keys_of(counts), tiles[-1]
+    return shapes.keys_of(counts, tileset), tiles[-1]
 
 
 def _near(counts: list[int], t: Tile) -> bool:

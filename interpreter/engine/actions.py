@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from handcore.tiles import STANDARD, Tile
+from handcore.tiles import EVERY, Tile
 
 KINDS = ("discard", "win", "kong", "pung", "chow", "pass", "take", "escape", "false_win")
 _CHOICE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -42,19 +42,19 @@ class Action(NamedTuple):
                 f"unknown action kind {kind!r}; expected one of {', '.join(KINDS)} or the "
                 "name of a ruleset's choice"
             )
-        tile = STANDARD.parse(data["tile"])[0] if "tile" in data else -1
+        tile = EVERY.parse(data["tile"])[0] if "tile" in data else -1
         return cls(kind, tile, str(data.get("option", "")))
 
     def __str__(self) -> str:
         text = self.kind
         if self.tile >= 0:
-            text += " " + STANDARD.name(self.tile)
+            text += " " + EVERY.name(self.tile)
         if self.option:
             text += f" ({self.option})"
         return text
 
 
 PASS = Action("pass")
-_NAMES = tuple(STANDARD.name(t) for t in range(STANDARD.kinds))
-DISCARDS = tuple(Action("discard", t) for t in range(STANDARD.kinds))
+_NAMES = tuple(EVERY.name(t) for t in range(EVERY.kinds))
+DISCARDS = tuple(Action("discard", t) for t in range(EVERY.kinds))
 """The discard of each tile (actions are values: one of each is enough)."""

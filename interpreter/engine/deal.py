@@ -14,6 +14,7 @@ from interpreter import opening
 from interpreter.engine import events
 from interpreter.engine.choices import start_choices
 from interpreter.engine.flow import set_phase
+from interpreter.engine.flowers import set_aside
 from interpreter.engine.payments import record
 from interpreter.engine.rules import Rules
 from interpreter.engine.state import Table
@@ -52,10 +53,13 @@ def deal(t: Table) -> None:
     order = _order(t.rules, t.dealer)
     for s, tile in zip(order, t.wall.deal(len(order)), strict=True):
         received[s].append(tile)
+    flowers = t.rules.tileset.flowers
     for p, tiles in zip(t.players, received, strict=True):
-        p.take(tiles)
+        p.take([tile for tile in tiles if tile < t.rules.flower_from] if flowers else tiles)
     t.drawn = received[t.dealer][-1]
     t.events.append(events.deal(t.wall.dice, [p.notation() for p in t.players], t.wall.drawable))
+    if flowers:
+        _replace_flowers(t, received)
     if not t.rules.opening_hands:
         start_choices(t, "after_deal", _first_turn)
         return
@@ -71,6 +75,24 @@ def deal(t: Table) -> None:
         _first_turn(t)
 
     start_choices(t, "after_deal", declared_then_play)
+
+
+def _replace_flowers(t: Table, received: list[list[Tile]]) -> None:
+    """Each seat in turn from the dealer sets aside the flowers it was dealt and draws their
+    replacements (补花); ``received`` becomes the tiles each seat then holds from the deal."""
+    for s in (t.dealer + i for i in range(t.n)):
+        s %= t.n
+        dealt = received[s]
+        received[s] = [tile for tile in dealt if tile < t.rules.flower_from]
+        for flower in dealt:
+            if flower < t.rules.flower_from:
+                continue
+            tile = set_aside(t, s, flower)
+            if tile is not None:
+                t.players[s].add(tile)
+                received[s].append(tile)
+    if t.drawn is not None and t.drawn >= t.rules.flower_from:
+        t.drawn = received[t.dealer][-1]  # the dealer's 14th tile: its last replacement
 
 
 def _first_turn(t: Table) -> None:

@@ -19,18 +19,19 @@ from collections.abc import Collection, Iterable
 from typing import IO, Any
 
 from dsl.ruleset import Ruleset
-from handcore.tiles import STANDARD, Tile
+from handcore.tiles import EVERY, Tile
 
 Event = dict[str, Any]
 
 SCHEMA_VERSION = 1
 TYPES = (
     "start", "deal", "opening", "exchange", "void", "choice", "phase", "act", "draw",
-    "declaration", "discard", "claim", "kong", "replacement", "win", "bird", "payment", "end",
+    "declaration", "discard", "claim", "kong", "replacement", "flower", "win", "bird", "payment",
+    "end",
 )  # fmt: skip
 
 
-_NAMES = tuple(STANDARD.name(t) for t in range(STANDARD.kinds))
+_NAMES = tuple(EVERY.name(t) for t in range(EVERY.kinds))
 
 
 def _names(tiles: Iterable[Tile]) -> list[str]:
@@ -94,6 +95,13 @@ def draw(seat: int, tile: Tile, last_tile: bool) -> Event:
     """A tile drawn from the front of the wall."""
     return {"type": "draw", "seat": seat, "tile": _NAMES[tile], "source": "front",
             "last_tile": last_tile}  # fmt: skip
+
+
+def flower(seat: int, tile: Tile, replacement: Tile | None) -> Event:
+    """A flower set aside by ``seat`` and the tile drawn from the tail for it (补花; None: the
+    wall had none left)."""
+    return {"type": "flower", "seat": seat, "tile": _NAMES[tile],
+            "replacement": None if replacement is None else _NAMES[replacement]}  # fmt: skip
 
 
 def declaration(seat: int, name: str, tile: Tile) -> Event:

@@ -16,6 +16,7 @@ from interpreter.context import build_situation
 from interpreter.engine import events
 from interpreter.engine.declarations import declare
 from interpreter.engine.facts import dealer_dice, next_dealer_seat
+from interpreter.engine.flowers import set_aside
 from interpreter.engine.payments import hand_record, record
 from interpreter.engine.rules import _NOWHERE
 from interpreter.engine.state import EMPTY, Round, Table, seating
@@ -32,10 +33,19 @@ def set_phase(t: Table, phase: str, seat: int) -> None:
     t.events.append(events.phase(phase, seat))
 
 
-def draw(t: Table, seat: int, last: bool) -> Tile:
+def draw(t: Table, seat: int, last: bool) -> Tile | None:
     """``seat`` draws the front tile into its hand (``last``: one of the last tiles):
-    the one place a tile is drawn in turn."""
-    tile = t.wall.draw_front()
+    the one place a tile is drawn in turn.  A flower is set aside and replaced; one the
+    empty wall cannot replace ends the hand (None)."""
+    tile: Tile | None = t.wall.draw_front()
+    drawn = events.draw(seat, tile, last)
+    if tile >= t.rules.flower_from:
+        t.events.append(drawn)
+        tile = set_aside(t, seat, tile)
+        if tile is None:
+            end(t, "wall")
+            return None
+        drawn = None
     p = t.players[seat]
     p.add(tile)
     t.facts.drew(seat, last)
@@ -43,7 +53,8 @@ def draw(t: Table, seat: int, last: bool) -> Tile:
         took_last(t, seat, (tile,))
     lift_locks(t, seat, "draw")
     t.drawn = tile
-    t.events.append(events.draw(seat, tile, last))
+    if drawn is not None:
+        t.events.append(drawn)
     declare(t, seat, tile, "draw")
     return tile
 

@@ -43,7 +43,8 @@ from random import Random
 from typing import Any
 
 from dsl.ruleset import Ruleset
-from handcore.tiles import STANDARD, Tile
+from handcore.shapes import keys_of
+from handcore.tiles import Tile
 from interpreter.engine import penalties
 from interpreter.engine.actions import Action
 from interpreter.engine.choices import CHOICE, start_choices
@@ -117,6 +118,8 @@ class Game:
         if not 0 <= dealer < r.players:
             raise ValueError(f"dealer {dealer} is not a seat 0..{r.players - 1}")
         n = r.players
+        ts = r.tileset
+        kinds = ts.kinds
         rng = Random(seed)
         several = frozenset({dealer, *dealers})
         start = start_event(ruleset, r.option_settings, seed, hand, dealer, n, several)
@@ -128,7 +131,7 @@ class Game:
             built = Wall(wall, r.reserved)
         self.state = t = Table(
             ruleset=ruleset, rules=r, seed=seed, rng=rng, dealer=dealer, n=n, wall=built,
-            players=[Player([0] * STANDARD.kinds, (0,) * len(STANDARD.suits)) for _ in range(n)],
+            players=[Player([0] * kinds, keys_of([0] * kinds, ts)) for _ in range(n)],
             events=[start], current=dealer, deltas=[0] * n, next_dealer=dealer,
             facts=table_facts(ruleset, dealer if first_dealer is None else first_dealer),
             dealers=several, next_dealers=frozenset({dealer}),
@@ -244,6 +247,7 @@ class Game:
                 found.update(m.tiles)
             found.update(p.discards)
             found.update(p.won)
+            found.update(p.flowers)
         found.update(t.kong_tiles)
         found.update(t.birds_taken)
         return found

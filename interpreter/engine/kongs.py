@@ -15,6 +15,7 @@ from interpreter.engine import events
 from interpreter.engine.actions import Action
 from interpreter.engine.declarations import declare
 from interpreter.engine.flow import end, lift_locks, start_turn, take_discard, took_last
+from interpreter.engine.flowers import replaced
 from interpreter.engine.legal import kong_context, replacement, win_or_pass
 from interpreter.engine.payments import hand_record, record
 from interpreter.engine.rounds import open_joint_round, open_round
@@ -149,6 +150,7 @@ def _replace(t: Table, seat: int, name: str, provider: int | None) -> None:
                 break
         tiles = w.draw_stack(chosen, rep.order, rep.tiles) if chosen is not None else []
     t.events.append(events.replacement(seat, name, tiles, dice))
+    tiles = replaced(t, seat, tiles)
     t.facts.replaced(provider)
     if takes_last:
         took_last(t, seat, tiles, counted=last)

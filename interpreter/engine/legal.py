@@ -9,7 +9,6 @@ from itertools import compress
 
 from dsl.situation import HandMeld
 from handcore import shapes
-from handcore.suit_tables import counts_of
 from handcore.tiles import RANKS, Tile
 from interpreter.context import build_situation
 from interpreter.engine.actions import DISCARDS, PASS, Action
@@ -122,15 +121,12 @@ def _ready(
         return False
     held = Counter(tile for m in melds for tile in m.tiles)
     context = kong_context(rep, "kong_draw")
-    for suit in r.suits:
-        ranks = counts_of(keys[suit])
-        for rank in range(r.ranks):
-            tile = suit * RANKS + rank
-            if ranks[rank] + held[tile] >= r.copies:
-                continue  # no copy of it left to draw
-            full = shapes.add_tile(keys, tile)
-            if value_of(t, seat, full, melds, tile, None, context, False) is not None:
-                return True
+    for tile in r.hand_tiles:
+        if shapes.tile_count(keys, tile) + held[tile] >= r.copies:
+            continue  # no copy of it left to draw
+        full = shapes.add_tile(keys, tile)
+        if value_of(t, seat, full, melds, tile, None, context, False) is not None:
+            return True
     return False
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from handcore.tiles import STANDARD
+from handcore.tiles import EVERY
 
 MAX_INT = 2**63
 MAX_TEXT = 4096
@@ -22,7 +22,7 @@ MAX_DEPTH = 8
 Check = Callable[[Any], str]
 """A field check: '' if the value fits, else what was expected."""
 
-_TILES = frozenset(STANDARD.name(t) for t in range(STANDARD.kinds))
+_TILES = frozenset(EVERY.name(t) for t in range(EVERY.kinds))
 
 
 def _int(value: Any) -> str:
@@ -124,6 +124,7 @@ SCHEMA: dict[str, dict[str, Check]] = {
     "claim": {"seat": SEAT, "kind": TEXT, "tile": TILE, "from": SEAT},
     "kong": {"seat": SEAT, "kind": TEXT, "tile": _or_null(TILE), "from?": SEAT},
     "replacement": {"seat": SEAT, "method": TEXT, "tiles": TILES_, "dice?": INTS},
+    "flower": {"seat": SEAT, "tile": TILE, "replacement": _or_null(TILE)},
     "win": {
         "seats": SEATS, "tiles": TILES_, "from": _or_null(SEAT), "context": TEXTS,
         "hands": _list(_object),

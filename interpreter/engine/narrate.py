@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from handcore import shapes
-from handcore.tiles import STANDARD
+from handcore.tiles import EVERY, STANDARD
 
 if TYPE_CHECKING:
     from interpreter.settle import Settlement
@@ -82,18 +82,18 @@ def winning_hand(win: Mapping[str, Any], tiles: Callable[[str], str]) -> str:
 
 def _groups(text: str) -> list[str]:
     """The tiles split into melds and a pair, or into pairs, else as they are."""
-    hand = STANDARD.parse(text, check_copies=False)
-    keys = shapes.keys_of(STANDARD.counts(hand))
+    hand = EVERY.parse(text, check_copies=False)
+    keys = shapes.keys_of(EVERY.counts(hand))
     split = shapes.decompositions(keys)
     if split:
         pair, melds = split[0].pair, split[0].melds
         parts = [[m.tile] * 3 if m.kind == "pung" else [m.tile + i for i in range(3)]
                  for m in sorted(melds)]  # fmt: skip
-        return [STANDARD.format(p) for p in (*parts, [pair, pair])]
+        return [EVERY.format(p) for p in (*parts, [pair, pair])]
     pairs = shapes.seven_pairs(keys)
     if pairs is not None:
-        return [STANDARD.format([t, t]) for t in pairs.pairs]
-    return [STANDARD.format(hand)]
+        return [EVERY.format([t, t]) for t in pairs.pairs]
+    return [EVERY.format(hand)]
 
 
 def narrate(
@@ -107,7 +107,7 @@ def narrate(
     def tiles(text: str) -> str:
         if not unicode or not text:
             return text
-        return STANDARD.format_unicode(STANDARD.parse(text, check_copies=False), sort=False)
+        return EVERY.format_unicode(EVERY.parse(text, check_copies=False), sort=False)
 
     lines: list[str] = []
     dealers: tuple[int, ...] = ()
@@ -178,6 +178,10 @@ def narrate(
             dice = f" (dice {'+'.join(map(str, event['dice']))})" if event.get("dice") else ""
             drawn = " ".join(tiles(t) for t in event["tiles"])
             lines.append(f"{name} draws {drawn} by {event['method']}{dice}")
+        elif kind == "flower":
+            drawn = event["replacement"]  # None: none left, or hidden from the reader
+            then = f", draws {tiles(drawn)} from the tail" if drawn else ""
+            lines.append(f"{name} sets aside the flower {tiles(event['tile'])}{then}")
         elif kind == "win":
             lines.extend(_win_lines(event, tiles, dealers))
         elif kind == "bird":

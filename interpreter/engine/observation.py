@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from handcore.tiles import STANDARD
+from handcore.tiles import EVERY
 from interpreter import choices
 from interpreter.engine.choices import legal as choice_actions
 from interpreter.engine.state import to_move
@@ -19,7 +19,7 @@ from interpreter.engine.state import to_move
 if TYPE_CHECKING:
     from interpreter.engine.state import Table
 
-_TILE = {STANDARD.name(t): t for t in range(STANDARD.kinds)}
+_TILE = {EVERY.name(t): t for t in range(EVERY.kinds)}
 
 
 def _melds(game: Table, seat: int) -> tuple[tuple[tuple[str, int, bool], ...], ...]:
@@ -169,6 +169,7 @@ FIELDS: dict[str, Callable[[Table, int], Any]] = {
     "discards": lambda g, s: tuple(tuple(q.discards) for q in g.players),
     "rivers": _rivers,
     "won": lambda g, s: tuple(tuple(q.won) for q in g.players),
+    "flowers": lambda g, s: tuple(tuple(q.flowers) for q in g.players),
     "wall": lambda g, s: g.wall.drawable,
     "in_game": lambda g, s: tuple(q.in_game for q in g.players),
     "void": _void,

@@ -28,7 +28,6 @@ from interpreter.engine.events import option_settings
 from interpreter.hand_record import Win
 from interpreter.settle import SettlementError, WinResult, fires, hand_types, worth
 
-SUIT_INDEX = {suit.letter: i for i, suit in enumerate(STANDARD.suits)}
 CLAIM_KINDS = ("win", "kong", "pung", "chow")
 _COMPLETION = suit_tables().completion
 
@@ -81,18 +80,18 @@ class Rules:
         """The choices made before the deal and after it, each in the order written."""
         self.declarations = declarations(rs)
         """The hands declared during play, by the moment they are looked for."""
-        tiles = rs.get("tiles") or {}
-        if tiles.get("honours"):
-            raise NotImplementedError("honour tiles are not in the engine's tile set yet")
-        self.suits = tuple(SUIT_INDEX[s] for s in tiles.get("suits", ("m", "p", "s")))
-        self.ranks = int(tiles.get("ranks", RANKS))
-        self.copies = int(tiles.get("copies", 4))
-        self.all_tiles = tuple(
-            suit * RANKS + rank
-            for suit in self.suits
-            for rank in range(self.ranks)
-            for _ in range(self.copies)
-        )
+        self.tileset = ts = rs.tileset
+        self.suits = tuple(i for i in range(len(ts.suits)) if i not in ts.missing)
+        self.ranks = ts.ranks
+        self.copies = ts.copies
+        self.all_tiles = tuple(ts.wall())
+        self.flower_from = ts.flower_block * RANKS if ts.flowers else 1 << 30
+        """The lowest flower's id (beyond every tile without flowers): a tile from here on
+        drawn is set aside and replaced."""
+        self.playable = ts.playable()
+        """The tiles a hand can hold, as bits by tile id (for waits and accepted tiles)."""
+        self.hand_tiles = tuple(t for t in ts.in_play if self.playable >> t & 1)
+        """The tiles a hand can hold, in id order."""
         claims = rs.get("claims") or {}
         self.claims: dict[str, tuple[str, Any]] = {}
         for kind in CLAIM_KINDS:
@@ -116,7 +115,10 @@ class Rules:
             if kind in self.claims
         }
         """Each claim kind's rank (0 first); kinds listed together share one."""
-        self.chows = tuple(_chows_with(tile, self.ranks) for tile in range(STANDARD.kinds))
+        self.chows = tuple(
+            () if tile // RANKS >= len(ts.suits) else _chows_with(tile, self.ranks)
+            for tile in range(ts.kinds)
+        )
         """For each tile, the chows it completes: (their lowest tile, the two other tiles)."""
         self.multiple_winners = claims.get("multiple_winners", "all")
         kongs = rs.get("kongs") or {}

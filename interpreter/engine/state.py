@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld
 from handcore import shapes
-from handcore.suit_tables import counts_of
-from handcore.tiles import RANKS, STANDARD, Tile
+from handcore.suit_tables import HONOUR, counts_of
+from handcore.tiles import EVERY, RANKS, STANDARD, Tile
 from interpreter.engine.actions import Action
 from interpreter.engine.facts import TableFacts
 from interpreter.engine.wall import Wall
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
 EMPTY: frozenset[str] = frozenset()
-NAMES = tuple(STANDARD.name(t) for t in range(STANDARD.kinds))
+NAMES = tuple(EVERY.name(t) for t in range(EVERY.kinds))
 tile_name = NAMES.__getitem__
 """A tile in notation (``5m``), looked up."""
 TILES = {name: t for t, name in enumerate(NAMES)}
@@ -38,7 +38,7 @@ class IllegalAction(ValueError):
 
 
 def fmt(tiles: list[Tile] | tuple[Tile, ...]) -> str:
-    return STANDARD.format(tiles) if tiles else ""
+    return EVERY.format(tiles) if tiles else ""
 
 
 @lru_cache(maxsize=1 << 14)
@@ -57,6 +57,8 @@ class Player:
     this tuple is the same one."""
     discards: list[Tile] = field(default_factory=list)
     won: list[Tile] = field(default_factory=list)
+    flowers: list[Tile] = field(default_factory=list)
+    """Flowers drawn and set aside (补花), in the order drawn."""
     in_game: bool = True
     locked: bool = False
     void: int | None = None
@@ -84,14 +86,14 @@ class Player:
         counts = self.counts
         for tile in tiles:
             counts[tile] += 1
-        self.keys = shapes.keys_of(counts)
+        self.keys = shapes.keys_of(counts)[: len(self.keys)]  # no empty honour key if none
 
     def hand(self) -> list[Tile]:
         return [t for t, n in enumerate(self.counts) for _ in range(n)]
 
     def notation(self) -> str:
         """The concealed tiles in notation, as ``fmt(self.hand())`` writes them."""
-        return " ".join(_suit_notation(s, key) for s, key in enumerate(self.keys) if key)
+        return " ".join(_suit_notation(s, key) for s, key in enumerate(self.keys) if key % HONOUR)
 
     def clear_lock(self) -> None:
         self.lock_tiles.clear()

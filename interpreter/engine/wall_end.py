@@ -8,7 +8,8 @@ from typing import Any
 
 from interpreter.engine import events
 from interpreter.engine.actions import PASS, Action
-from interpreter.engine.flow import draw, lift_locks, next_offer, offer, took_last
+from interpreter.engine.flow import draw, end, lift_locks, next_offer, offer, took_last
+from interpreter.engine.flowers import replaced
 from interpreter.engine.legal import win_or_pass
 from interpreter.engine.rounds import open_joint_round, open_round
 from interpreter.engine.state import Phase, Table
@@ -42,6 +43,10 @@ def _take_last_tiles(t: Table, seat: int) -> None:
     tiles = [w.draw_front() for _ in range(min(t.rules.tiles_per_taker, w.drawable))]
     for tile in tiles:
         t.events.append(events.draw(seat, tile, True))
+    tiles = replaced(t, seat, tiles)
+    if not tiles:  # flowers only, and no tile left to replace them
+        end(t, "wall")
+        return
     took_last(t, seat, tiles)
     t.kong_tiles = tiles
     t.drawn = None

@@ -26,15 +26,15 @@ from dsl.expressions import (
 from dsl.situation import NOBODY
 from dsl.syntax import Binary, Call, Name, parser
 from dsl.types import BOOL, INT, SEAT, TILE, collection
-from handcore.tiles import STANDARD, TileError
+from handcore.tiles import STANDARD, WITH_HONOURS, TileError, TileSet
 
 ROOT = Path(__file__).resolve().parents[2]
 OPTIONS = {"birds": "int", "cap": ("4he", "6he", "none"), "tiandi": "bool"}
 HANDS = {"xiaohu": "small", "qingyise": "big", "pengpenghu": "big", "qixiaodui": "big"}
 
 
-def scope(section: str = "hands") -> Scope:
-    return Scope.for_section(section, options=OPTIONS, hands=HANDS)
+def scope(section: str = "hands", tileset: TileSet = STANDARD) -> Scope:
+    return Scope.for_section(section, options=OPTIONS, hands=HANDS, tileset=tileset)
 
 
 def value(text: str, situation: Situation, section: str = "hands"):
@@ -329,7 +329,7 @@ ERRORS = [
     ),
     ("count(suts) == 1", "unknown name 'suts'", "a name of section hands", "suits", 6, 4),
     ("standrd()", "unknown function 'standrd'", None, "standard", 0, 7),
-    ("win_tile.rnk", "tile has no attribute 'rnk'", "one of rank, suit", "rank", 9, 3),
+    ("win_tile.rnk", "tile has no attribute 'rnk'", "one of honour, rank, suit", "rank", 9, 3),
     (
         "option.brids",
         "unknown option 'brids'",
@@ -597,6 +597,8 @@ def _situation(setting: str) -> tuple[str, Situation]:
                 k: (int(v) if v.isdigit() else v == "true" if v in ("true", "false") else v)
                 for k, v in (pair.split(":") for pair in raw.split(","))
             }
+        elif key == "tiles":  # the tile set: honours, or the 108 suited tiles
+            fields["tileset"] = WITH_HONOURS
         elif key == "tile":
             fields["tile"] = STANDARD.parse(raw)[0]
         elif key == "birds":
@@ -618,7 +620,7 @@ def test_doc_examples(setting: str, text: str, expected: str) -> None:
         with pytest.raises(ExpressionError, match=re.escape(message)):
             value(text, situation, section)
         return
-    compiled = compile_expression(text, scope(section))
+    compiled = compile_expression(text, scope(section, situation.tileset))
     assert _show(compiled(situation), compiled.type) == expected, text
 
 

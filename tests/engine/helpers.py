@@ -6,14 +6,14 @@ from collections import Counter
 from random import Random
 
 from dsl.ruleset import Ruleset
-from handcore.tiles import STANDARD, Tile
+from handcore.tiles import EVERY, Tile
 from interpreter.engine import Action, Game
 from interpreter.engine.game import deal_order
 from interpreter.engine.rules import Rules
 
 
 def tiles(text: str) -> list[Tile]:
-    return STANDARD.parse(text, check_copies=False) if text.strip() else []
+    return EVERY.parse(text, check_copies=False) if text.strip() else []
 
 
 def tile(text: str) -> Tile:
@@ -36,7 +36,7 @@ def rigged(
     front, end, back = tiles(draws), tiles(last), tiles(tail)
     for t in [*(t for ts in wanted.values() for t in ts), *front, *end, *back]:
         pool[t] -= 1
-        assert pool[t] >= 0, f"too many {STANDARD.name(t)}"
+        assert pool[t] >= 0, f"too many {EVERY.name(t)}"
     filler = sorted(pool.elements())
     wall: list[Tile] = []
     for seat in deal_order(rules, dealer):
