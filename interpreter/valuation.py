@@ -43,7 +43,7 @@ from dsl.vocabulary import (
 )
 from handcore import shapes
 from handcore.shapes import Keys
-from handcore.tiles import STANDARD, Tile
+from handcore.tiles import RANKS, STANDARD, Tile
 from interpreter.context import build_situation
 from interpreter.engine.rules import Rules
 from interpreter.hand_record import CONTEXTS, HandRecord, Win
@@ -97,6 +97,11 @@ class Valuer:
         self.ruleset = ruleset
         self.rules = Rules(ruleset)
         self.options = ruleset.option_values
+        self.playable = ruleset.tileset.playable()
+        suited = (1 << 3 * RANKS) - 1
+        self.partial = self.playable & suited != suited or ruleset.tileset.honour_block is not None
+        """Whether a hand may hold a tile the table does not play (a suit left out, honours
+        it lacks): then each candidate is checked, as settlement refuses such a hand."""
         free = _FREE | _hand_type_names(ruleset)
         known = {  # a choice is read as its default here: what that default reads
             CHOICE_PREFIX + name: _facts_read(_expressions(spec.get("default")), free)
@@ -158,7 +163,7 @@ class Valuer:
         in_game = frozenset(range(players)) if in_game is None else in_game
         facts = (self_draw, context, winner, discarder, dealer, players, in_game)
         found = self._hand_types(keys, melds, tile, void, facts)
-        if found is None:
+        if found is None or (self.partial and not self._on_table(keys, melds, tile)):
             return 0.0
         birds = tile if "last_tile" in context else None  # a bird may be the winning tile
         hand = (keys, melds, tile) if self.paid_read_hand else None
@@ -206,6 +211,18 @@ class Valuer:
             self._types.clear()
         self._types[key] = found
         return found
+
+    def _on_table(self, keys: Keys, melds: tuple[HandMeld, ...], tile: Tile) -> bool:
+        """Whether every tile of the candidate is one the table plays with: settlement
+        refuses a hand holding another (a suit the ruleset leaves out, say)."""
+        held = 1 << tile
+        for t, n in enumerate(shapes.counts_of(keys)):
+            if n:
+                held |= 1 << t
+        for meld in melds:
+            for t in meld.tiles:
+                held |= 1 << t
+        return not held & ~self.playable
 
     def _settle(
         self, keys: Keys, melds: tuple[HandMeld, ...], tile: Tile, facts: tuple[Any, ...]
