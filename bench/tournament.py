@@ -59,8 +59,8 @@ def play_walls(job: tuple[Any, ...]) -> list[list[float]]:
     ``job``: ruleset id, bots, first wall, count, base seed, and (optionally) the seatings."""
     ruleset_id, bots, first, count, base_seed = job[:5]
     kind = job[5] if len(job) > 5 else "rotations"
+    from interpreter.duplicate import play_seatings
     from interpreter.simulate import _prepared
-    from interpreter.tactics import play_seatings
 
     ruleset, rules = _prepared(ruleset_id, (), None)
     n = rules.players

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -34,11 +33,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from interpreter.duplicate import LOCAL, Run, Setting, duplicate_table, reused
 from interpreter.summary import bots_text, hand_figures, option_text, pad, text_width
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     import pandas as pd
 
     from dsl.ruleset import Ruleset
@@ -432,32 +430,6 @@ def adjust(effects: Sequence[Effect]) -> None:
 # --- running: the same walls under two settings --------------------------------------------
 
 
-@dataclass(frozen=True)
-class Setting:
-    """A ruleset (id or path) with its options: ``--set`` values and a preset."""
-
-    ruleset: str
-    settings: tuple[str, ...] = ()
-    preset: str | None = None
-
-
-@dataclass(frozen=True)
-class Run:
-    """Where and how hands are played, which changes no figure: worker processes (None: all
-    cores), a Dask scheduler (address or client) instead of local processes, hands per task,
-    a progress bar on stderr, and a results folder whose kept hands are reused."""
-
-    workers: int | None = None
-    scheduler: Any = None
-    chunk: int | None = None
-    progress: bool = True
-    cache: Path | None = None
-
-
-LOCAL = Run()
-"""The default: all local cores, a progress bar, no results folder."""
-
-
 def play(
     setting: Setting,
     games: int,
@@ -495,12 +467,6 @@ def play(
     if run.cache is not None:
         results.store(run.cache, "hands", about, table)
     return table, about, loaded
-
-
-def reused(what: str, run: Run) -> None:
-    """Say on stderr that results were read, not played (with the progress bar's output)."""
-    if run.progress:
-        print(f"mjrules: {what} read from the results in {run.cache}", file=sys.stderr)
 
 
 def _enough(games: int) -> None:
@@ -547,9 +513,7 @@ def skill_gains(
 ) -> np.ndarray:
     """Per wall (hand *i* as ``simulate`` deals it): the points per hand ``strong`` makes at
     one seat against ``weak`` bots, over every seat in turn, less what ``weak`` makes in the
-    same seats (duplicate format, :func:`interpreter.tactics.duplicate_table`)."""
-    from interpreter.tactics import duplicate_table
-
+    same seats (duplicate format, :func:`interpreter.duplicate.duplicate_table`)."""
     table, _, _ = duplicate_table(setting, (strong, weak), weak, walls, seed, run)
     return (table[strong] - table[weak]).to_numpy(float)
 

@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 
 from interpreter.compare import LOCAL, Estimate, Run, Setting, _changed, mean_effect
+from interpreter.duplicate import DuplicateSpec, play_walls
 from interpreter.summary import option_text, pad, text_width
-from interpreter.tactics import DuplicateSpec, play_walls
 
 
 class TuneUnavailable(ValueError):
