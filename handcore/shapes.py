@@ -345,7 +345,7 @@ def waits(
 
     With wilds these are the tiles other than a wild; drawing a wild completes every ready hand.
     """
-    if not wilds and _no_wait(keys, form):
+    if not wilds and no_wait(keys, form):
         return []
     result = []
     for suit, key in enumerate(keys):
@@ -360,7 +360,7 @@ def waits(
     return result
 
 
-def _no_wait(keys: Keys, form: SevenPairsForm | None) -> bool:
+def no_wait(keys: Keys, form: SevenPairsForm | None) -> bool:
     """True when no one tile added can complete the hand, read from the tables: most hands
     are not ready, and trying each of the 27 tiles costs far more."""
     size, pairs, _, _ = _tally(keys)

@@ -19,7 +19,6 @@ from dsl.ruleset import Ruleset
 from dsl.shape_audit import needs_shape
 from dsl.situation import HandMeld, Situation
 from handcore import shapes
-from handcore.suit_tables import MAX_MELDS, suit_tables
 from handcore.tiles import RANKS, STANDARD
 from interpreter import prefilter
 from interpreter.choices import declarations, played
@@ -29,7 +28,6 @@ from interpreter.hand_record import Win
 from interpreter.settle import SettlementError, WinResult, fires, hand_types, worth
 
 CLAIM_KINDS = ("win", "kong", "pung", "chow")
-_COMPLETION = suit_tables().completion
 
 
 def _trivial(expression: Any, text: str = "true") -> bool:
@@ -246,7 +244,7 @@ class Rules:
         """False when no tile added to the concealed ``keys`` (``melds`` declared) can make a
         winning hand, however it is won: the shape tables first, then the cheap tests of the
         shape-free hand types (True: maybe)."""
-        if not _hopeless(keys, len(melds)):
+        if not shapes.no_wait(keys, "quads"):
             return True
         if not self.shape_free:
             return False
@@ -296,20 +294,6 @@ def _chows_with(tile: int, ranks: int) -> tuple[tuple[int, int, int], ...]:
         a, b = (t for t in range(base + low, base + low + 3) if t != tile)
         found.append((base + low, a, b))
     return tuple(found)
-
-
-def _hopeless(keys: tuple[int, ...], melds: int) -> bool:
-    """True when no one tile added makes the concealed tiles complete (melds and a pair,
-    or seven pairs)."""
-    size, pairs, _, _ = shapes._tally(keys)
-    if size % 3 != 1 or size > 3 * MAX_MELDS + 1:
-        return False  # not a hand waiting for one tile: no quick answer
-    if melds == 0 and size == 13 and pairs >= 6:
-        return False  # one tile may make seven pairs
-    if list(map(_COMPLETION.__getitem__, keys)).count(0) >= 2:
-        return True  # one tile mends one suit at most
-    needed = (size - 1) // 3
-    return shapes._hand_distances(keys)[2 * needed + 1] > 1
 
 
 class _Nowhere:
