@@ -63,7 +63,7 @@ ROB = {
 def test_zhuanzhuan_an_added_kong_is_robbed_in_a_self_draw_room(settings, rob):
     # HJ §3 抢杠胡; GF NewRoom SetPlay(OptAbleRobKong); a robbed kong wins although discard wins
     # are off (自摸 only), is paid by the kong's maker as a discard and pays no kong money.
-    game = rigged(load(RID, settings=settings + ["birds=0"]), ROB, draws="1s 3s 5s 7p")
+    game = rigged(load(RID, settings=[*settings, "birds=0"]), ROB, draws="1s 3s 5s 7p")
     game.apply(Action("discard", tile("7p")))
     while game.phase == "claim":  # seat 1 pungs; seat 3 may not win on a discard here
         seat = game.to_move()
