@@ -15,6 +15,8 @@ import pytest
 from dsl.ruleset import load
 from interpreter.engine import Action
 from interpreter.engine.actions import PASS
+from interpreter.scenario import read_scenario_text
+from interpreter.settle import SettlementError, settle
 from tests.engine.helpers import rigged, tile
 from tests.engine.test_flow_sichuan import drive, payments, when, wins
 
@@ -42,6 +44,26 @@ def test_zhuanzhuan_discard_wins_only_in_a_dianpao_room(settings, offered):
     game.apply(Action("discard", tile("1m")))
     legal = game.legal_actions(1) if game.phase == "claim" else []
     assert (Action("win", tile("1m")) in legal) is offered
+
+
+ON_A_DISCARD = """\
+ruleset: hunan/zhuanzhuan
+dealer: 0
+wins:
+  - seat: 1
+    hand: "123m 456m 789m 234p 55s"
+    win_tile: 5s
+    from: 2
+birds: [6m, 8p]
+"""
+
+
+def test_zhuanzhuan_settles_a_discard_win_only_in_a_dianpao_room():
+    # The same refusal when a finished hand is settled: 自摸 only, then 1 from the discarder.
+    hand = read_scenario_text(ON_A_DISCARD).hand
+    with pytest.raises(SettlementError, match=r"win_requires is false"):
+        settle(load(RID), hand)
+    assert settle(load(RID, settings=["dianpao=true"]), hand).deltas == [0, 1, -1, 0]
 
 
 @pytest.mark.parametrize("settings, offered", [([], False), (["qidui=true"], True)])
