@@ -16,6 +16,9 @@ from dsl.expressions import (
     Situation,
     compile_expression,
 )
+from handcore.suit_tables import suit_tables
+
+suit_tables()  # built once per machine (seconds on a fresh one): not an expression's cost
 
 SCOPES = {
     name: Scope.for_section(
