@@ -98,7 +98,12 @@ PARAMS: dict[str, dict[str, Param]] = {
     },
     "defensive": {"defence": Param(float, 0, 1), "push": Param(int, 0, 8), **_EFFICIENCY},
     "strategy": _STRATEGY,
-    "search": {"budget": Param(int, 0, 1000), "width": Param(int, 1, 8), **_STRATEGY},
+    "search": {
+        "budget": Param(int, 0, 1000),
+        "width": Param(int, 1, 8),
+        "near": Param(int, 0, 8),
+        **_STRATEGY,
+    },
 }
 """Each bot's parameters with their ranges (docs/AGENTS.md says what they do)."""
 

@@ -7,9 +7,11 @@ and takes the candidate with the best mean result: the points the seat holds whe
 hand ends, through the ruleset's own settlement.  Every candidate is played on the same
 sampled worlds (common random numbers), so their difference is not the worlds' luck.
 
-- **Candidates** (at most ``width``): in its turn, the strategy bot's choice, then its kongs,
-  then the discards nearest a complete hand (``handcore.discards`` order; the void suit
-  while it holds one); on another's discard, the strategy bot's answer, passing, then the
+- **Candidates** (at most ``width``): in its turn, once a discard leaves the hand at most
+  ``near`` tiles from ready (``handcore.discards`` shanten; earlier discards differ too
+  little for a few rollouts to tell apart), the strategy bot's choice, then its kongs, then
+  the discards nearest a complete hand (``handcore.discards`` order; the void suit while it
+  holds one); on another's discard, the strategy bot's answer, passing, then the
   other claims.  A win is always taken, and every other decision (choices, robbing a kong,
   the last tile, tiles shown apart) is the strategy bot's.  With one candidate there is
   nothing to search.
@@ -23,7 +25,7 @@ sampled worlds (common random numbers), so their difference is not the worlds' l
   held in a claim round, exchanged tiles and the table's random state are not carried
   over.  Where the tiles it gave in an exchange went is not used.
 
-Parameters: ``budget`` (8 worlds), ``width`` (3 candidates), and the strategy bot's
+Parameters: ``budget`` (6 worlds), ``width`` (3 candidates), ``near`` (1), and the strategy bot's
 (``interpreter.agents.PARAMS``), used for its own choices and in every rollout.
 """
 
@@ -51,12 +53,13 @@ _CLAIMS = ("kong", "pung", "chow")
 
 class SearchAgent:
     def __init__(
-        self, seed: int = 0, budget: int = 8, width: int = 3, ruleset: Ruleset | None = None,
-        **strategy: Any,
+        self, seed: int = 0, budget: int = 6, width: int = 3, near: int = 1,
+        ruleset: Ruleset | None = None, **strategy: Any,
     ) -> None:  # fmt: skip
         self.rng = Random(seed)
         self.budget = int(budget)
         self.width = int(width)
+        self.near = int(near)
         self.strategy = StrategyAgent(seed, ruleset=ruleset, **strategy)
         self.player = StrategyAgent(seed, ruleset=ruleset, **strategy)
         """The rollouts' bot at every seat (deterministic; one instance keeps its caches)."""
@@ -80,9 +83,7 @@ class SearchAgent:
         best = max(range(len(candidates)), key=lambda i: (totals[i], i == 0))
         return candidates[best]
 
-    def candidates(
-        self, obs: Observation, legal: Sequence[Action], choice: Action
-    ) -> list[Action]:
+    def candidates(self, obs: Observation, legal: Sequence[Action], choice: Action) -> list[Action]:
         """The few actions worth searching at this decision (none: leave it to the strategy
         bot): see the module's docstring."""
         table = _table(obs)
@@ -93,9 +94,13 @@ class SearchAgent:
             view = ctx.view
             allowed = {a.tile for a in legal if a.kind == "discard"}
             m = len(view.melds)
-            for r in discard_table(view.keys, m, ctx.visible, ctx.form(m)):
-                if r.discard in allowed:
-                    found.append(Action("discard", r.discard))
+            rows = [
+                r for r in discard_table(view.keys, m, ctx.visible, ctx.form(m))
+                if r.discard in allowed
+            ]  # fmt: skip
+            if not rows or rows[0].shanten > self.near:
+                return []
+            found += [Action("discard", r.discard) for r in rows]
         elif obs["claim"] is not None and table.round is not None and not table.round.tiles:
             if table.round.then != "discard" or not any(a.kind in _CLAIMS for a in legal):
                 return []
