@@ -135,7 +135,7 @@ def test_same_seed_same_choices_and_a_budget_of_zero_is_the_strategy_bot() -> No
 
 def test_candidates_are_few_and_legal() -> None:
     game, seat = position("changsha/qq2014", 3, 10)
-    bot = SearchAgent(0, budget=1, width=3, ruleset=game.ruleset)
+    bot = SearchAgent(0, budget=1, width=3, near=8, ruleset=game.ruleset)
     legal = game.legal_actions(seat)
     obs = game.observation(seat)
     choice = bot.strategy.act(obs, legal)
