@@ -102,6 +102,7 @@ PARAMS: dict[str, dict[str, Param]] = {
         "budget": Param(int, 0, 1000),
         "width": Param(int, 1, 8),
         "near": Param(int, 0, 8),
+        "confidence": Param(float, 0, 5),
         **_STRATEGY,
     },
 }

@@ -16,7 +16,9 @@ sampled worlds (common random numbers), so their difference is not the worlds' l
   the last tile, tiles shown apart) is the strategy bot's.  With one candidate there is
   nothing to search.
 - **Budget**: ``budget`` worlds per searched decision, each played out once per candidate
-  (``budget`` × candidates rollouts).  Ties and a zero budget keep the strategy bot's choice.
+  (``budget`` × candidates rollouts).  The strategy bot's choice is kept unless another's
+  mean gain over it, paired by world, is ``confidence`` standard errors above zero (the
+  best of a few noisy means is biased upwards); a zero budget keeps it always.
 - **Hidden information**: a world keeps everything the seat sees (its hand, rivers, melds,
   concealed kongs if shown, tiles set apart, the counts of tiles in each hand and in the
   wall, void suits) and deals the rest at random from the tiles it has not seen, a seat
@@ -25,8 +27,9 @@ sampled worlds (common random numbers), so their difference is not the worlds' l
   held in a claim round, exchanged tiles and the table's random state are not carried
   over.  Where the tiles it gave in an exchange went is not used.
 
-Parameters: ``budget`` (6 worlds), ``width`` (3 candidates), ``near`` (1), and the strategy bot's
-(``interpreter.agents.PARAMS``), used for its own choices and in every rollout.
+Parameters: ``budget`` (6 worlds), ``width`` (3 candidates), ``near`` (1), ``confidence``
+(1.0), and the strategy bot's (``interpreter.agents.PARAMS``), used for its own choices
+and in every rollout.
 """
 
 from __future__ import annotations
@@ -34,7 +37,9 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from collections.abc import Sequence
+from math import sqrt
 from random import Random
+from statistics import fmean, stdev
 from typing import Any
 
 from dsl.ruleset import Ruleset
@@ -54,12 +59,13 @@ _CLAIMS = ("kong", "pung", "chow")
 class SearchAgent:
     def __init__(
         self, seed: int = 0, budget: int = 6, width: int = 3, near: int = 1,
-        ruleset: Ruleset | None = None, **strategy: Any,
+        confidence: float = 1.0, ruleset: Ruleset | None = None, **strategy: Any,
     ) -> None:  # fmt: skip
         self.rng = Random(seed)
         self.budget = int(budget)
         self.width = int(width)
         self.near = int(near)
+        self.confidence = float(confidence)
         self.strategy = StrategyAgent(seed, ruleset=ruleset, **strategy)
         self.player = StrategyAgent(seed, ruleset=ruleset, **strategy)
         """The rollouts' bot at every seat (deterministic; one instance keeps its caches)."""
@@ -73,15 +79,28 @@ class SearchAgent:
         if len(candidates) < 2:
             return choice
         seat = obs["seat"]
-        totals = [0.0] * len(candidates)
+        results: list[list[float]] = []
         memo = dict(table.win_values)
         for _ in range(self.budget):
             world = sample_world(table, seat, self.rng)
             world.win_values = memo
-            for i, action in enumerate(candidates):
-                totals[i] += self.rollout(world, seat, action)
-        best = max(range(len(candidates)), key=lambda i: (totals[i], i == 0))
-        return candidates[best]
+            results.append([self.rollout(world, seat, a) for a in candidates])
+        return candidates[self.pick(results)]
+
+    def pick(self, results: Sequence[Sequence[float]]) -> int:
+        """The candidate (by index) of best mean among those whose gain over the strategy
+        bot's choice (index 0), paired by world, is ``confidence`` standard errors above 0;
+        else 0.  The best of a few noisy means is biased upwards: without this margin the
+        bot would leave the strategy bot's choice for luck."""
+        n = len(results)
+        best, top = 0, 0.0
+        for i in range(1, len(results[0])):
+            gains = [r[i] - r[0] for r in results]
+            mean = fmean(gains)
+            error = stdev(gains) / sqrt(n) if n > 1 else 0.0
+            if mean > top and mean > self.confidence * error:
+                best, top = i, mean
+        return best
 
     def candidates(self, obs: Observation, legal: Sequence[Action], choice: Action) -> list[Action]:
         """The few actions worth searching at this decision (none: leave it to the strategy

@@ -144,6 +144,16 @@ def test_candidates_are_few_and_legal() -> None:
     assert len(set(found)) == len(found)
 
 
+def test_an_alternative_is_taken_only_for_a_gain_beyond_its_noise() -> None:
+    bot = SearchAgent(0, confidence=1.0)
+    steady = [[0, 1, 2], [1, 2, 3], [-2, -1, 0], [4, 5, 5]]  # +1 and +1.75 in every world
+    assert bot.pick(steady) == 2
+    lucky = [[0, 8, 0], [0, -7, 0], [0, 6, 0], [0, -6, 0]]  # mean +0.25, error 3.6
+    assert bot.pick(lucky) == 0
+    assert SearchAgent(0, confidence=0).pick(lucky) == 1
+    assert bot.pick([[3, 1], [2, 0]]) == 0  # worse in every world
+
+
 def test_simulate_with_the_search_bot(tmp_path) -> None:
     result = mjrules(
         "simulate", "changsha/qq2014", "--games", "1", "--seed", "5", "--workers", "1",
