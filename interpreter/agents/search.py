@@ -72,8 +72,8 @@ class SearchAgent:
 
     def act(self, obs: Observation, legal: Sequence[Action]) -> Action:
         choice = self.strategy.act(obs, legal)
-        if choice.kind == "win" or self.budget <= 0:
-            return choice
+        if choice.kind == "win" or self.budget <= 0 or not isinstance(obs, Observation):
+            return choice  # a plain mapping (a saved observation) has no table to copy
         table = _table(obs)
         candidates = self.candidates(obs, legal, choice)
         if len(candidates) < 2:

@@ -142,6 +142,7 @@ def test_candidates_are_few_and_legal() -> None:
     found = bot.candidates(obs, legal, choice)
     assert found[0] == choice and 1 < len(found) <= 3 and all(a in legal for a in found)
     assert len(set(found)) == len(found)
+    assert bot.act(dict(obs), legal) == choice  # a plain mapping: the strategy bot's choice
 
 
 def test_an_alternative_is_taken_only_for_a_gain_beyond_its_noise() -> None:
