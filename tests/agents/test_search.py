@@ -110,7 +110,7 @@ def test_the_choice_depends_on_the_observation_not_the_hidden_truth(rid) -> None
         legal = game.legal_actions(seat)
         chosen = []
         for table in (t, other):
-            bot = make_agent("search:budget=3", 5, ruleset=game.ruleset)
+            bot = make_agent("search:budget=3,near=8", 5, ruleset=game.ruleset)
             chosen.append(bot.act(Observation(table, seat), legal))
             # the worlds it samples are the same too
             w = sample_world(table, seat, Random(9))
