@@ -14,6 +14,7 @@ from typing import Any
 from interpreter.agents.defensive import DefensiveAgent
 from interpreter.agents.efficiency import CLAIM_POLICIES, KONG_POLICIES, EfficiencyAgent
 from interpreter.agents.random_agent import RandomAgent
+from interpreter.agents.search import SearchAgent
 from interpreter.agents.simple import SimpleAgent
 from interpreter.agents.strategy import StrategyAgent
 from interpreter.agents.value import ValueAgent
@@ -25,6 +26,7 @@ AGENTS = {
     "value": ValueAgent,
     "defensive": DefensiveAgent,
     "strategy": StrategyAgent,
+    "search": SearchAgent,
 }
 
 
@@ -72,6 +74,18 @@ _EFFICIENCY = {
     "kong_option": Param(int, 0, 8),
     "claims": Param(str, choices=CLAIM_POLICIES),
 }
+_STRATEGY = {
+    "value_threshold": Param(float, 1, 10),
+    "self_draw_share": Param(float, 0, 1),
+    "claim_margin": Param(float, 0.2, 3),
+    "hazard": Param(float, 0, 0.5),
+    "defence": Param(float, 0, 3),
+    "wait_share": Param(float, 0, 0.5),
+    "shown_void": Param(float, 0, 1),
+    "alert": Param(float, 0, 1),
+    "min_gain": Param(float, 0, 5),
+    "ready_end": Param(float, 0, 2),
+}
 PARAMS: dict[str, dict[str, Param]] = {
     "random": {},
     "simple": {},
@@ -83,17 +97,13 @@ PARAMS: dict[str, dict[str, Param]] = {
         "hazard": Param(float, 0, 1),
     },
     "defensive": {"defence": Param(float, 0, 1), "push": Param(int, 0, 8), **_EFFICIENCY},
-    "strategy": {
-        "value_threshold": Param(float, 1, 10),
-        "self_draw_share": Param(float, 0, 1),
-        "claim_margin": Param(float, 0.2, 3),
-        "hazard": Param(float, 0, 0.5),
-        "defence": Param(float, 0, 3),
-        "wait_share": Param(float, 0, 0.5),
-        "shown_void": Param(float, 0, 1),
-        "alert": Param(float, 0, 1),
-        "min_gain": Param(float, 0, 5),
-        "ready_end": Param(float, 0, 2),
+    "strategy": _STRATEGY,
+    "search": {
+        "budget": Param(int, 0, 1000),
+        "width": Param(int, 1, 8),
+        "near": Param(int, 0, 8),
+        "confidence": Param(float, 0, 5),
+        **_STRATEGY,
     },
 }
 """Each bot's parameters with their ranges (docs/AGENTS.md says what they do)."""
@@ -199,7 +209,7 @@ def make_agent(name: str, seed: int = 0, **params: Any) -> Any:
 
 
 __all__ = [
-    "AGENTS", "PARAMS", "DefensiveAgent", "EfficiencyAgent", "RandomAgent", "SimpleAgent",
-    "StrategyAgent", "ValueAgent", "expand_agent", "make_agent", "param_file", "param_text",
-    "read_params",
+    "AGENTS", "PARAMS", "DefensiveAgent", "EfficiencyAgent", "RandomAgent", "SearchAgent",
+    "SimpleAgent", "StrategyAgent", "ValueAgent", "expand_agent", "make_agent", "param_file",
+    "param_text", "read_params",
 ]  # fmt: skip

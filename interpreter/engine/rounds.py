@@ -58,8 +58,23 @@ def open_round(
         t.round = None
         after(t, discarder, data)
         return
-    t.round = Round(tile, discarder, context, then, after, options, list(options), values, data)
+    t.round = Round(tile, discarder, context, then, after, options, list(options), values, data,
+                    kinds=kinds)  # fmt: skip
     t.phase = "claim"
+
+
+def reopen(t: Table, first: int) -> None:
+    """The single-tile round under way asked again of the hands held now, ``first`` answering
+    first and the answers already given dropped: a table whose hidden tiles were dealt anew
+    (a search bot's sampled world) must not keep options and answers worked out from the
+    hands it replaced."""
+    rnd = t.round
+    assert rnd is not None and not rnd.tiles
+    open_round(t, rnd.tile, rnd.discarder, rnd.context, rnd.kinds, rnd.then, rnd.after, rnd.data)
+    queue = t.round.queue if t.round is not None else []
+    if first in queue:
+        queue.remove(first)
+        queue.insert(0, first)
 
 
 def open_joint_round(

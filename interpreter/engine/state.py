@@ -126,6 +126,8 @@ class Round:
     """Every tile of a joint round (empty: the round is on ``tile`` alone)."""
     win_tiles: dict[int, tuple[Tile, ...]] = field(default_factory=dict)
     """In a joint round, the tiles each seat offered a win would win on."""
+    kinds: tuple[str, ...] = ()
+    """The claims the round was opened for (``reopen`` asks them again)."""
 
     def claimed(self, action: Action) -> Tile:
         """The tile a claim takes: the round's, or in a joint round the one the action names
