@@ -237,20 +237,25 @@ class Game:
 
     def census(self) -> Counter[Tile]:
         """Every tile by where it is; the sum is the tile set exactly once (a test invariant)."""
-        t = self.state
-        found: Counter[Tile] = Counter(t.wall.remaining())
-        for p in t.players:
-            for tile, n in enumerate(p.counts):
-                if n:
-                    found[tile] += n
-            for m in p.melds:
-                found.update(m.tiles)
-            found.update(p.discards)
-            found.update(p.won)
-            found.update(p.flowers)
-        found.update(t.kong_tiles)
-        found.update(t.birds_taken)
-        return found
+        return census(self.state)
+
+
+def census(t: Table) -> Counter[Tile]:
+    """Every tile of the table ``t`` by where it is: wall, hands, melds, rivers, tiles won,
+    flowers, tiles set apart and birds."""
+    found: Counter[Tile] = Counter(t.wall.remaining())
+    for p in t.players:
+        for tile, n in enumerate(p.counts):
+            if n:
+                found[tile] += n
+        for m in p.melds:
+            found.update(m.tiles)
+        found.update(p.discards)
+        found.update(p.won)
+        found.update(p.flowers)
+    found.update(t.kong_tiles)
+    found.update(t.birds_taken)
+    return found
 
 
 def run(game: Game, agents: list[Any]) -> GameResult:

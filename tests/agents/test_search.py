@@ -12,27 +12,12 @@ from dsl.ruleset import load
 from handcore.suit_tables import RANKS
 from interpreter.agents import make_agent
 from interpreter.agents.search import SearchAgent, sample_world
-from interpreter.engine.game import Game, run
+from interpreter.engine.game import Game, census, run
 from interpreter.engine.observation import Observation
 from interpreter.engine.state import TILES, Table
 from tests.simulate.conftest import mjrules
 
 RULESETS = ("changsha/qq2014", "sichuan/blog5")
-
-
-def census(t: Table) -> Counter:
-    """Every tile by where it is (as ``Game.census``)."""
-    found = Counter(t.wall.remaining())
-    for p in t.players:
-        found.update(p.hand())
-        for m in p.melds:
-            found.update(m.tiles)
-        found.update(p.discards)
-        found.update(p.won)
-        found.update(p.flowers)
-    found.update(t.kong_tiles)
-    found.update(t.birds_taken)
-    return found
 
 
 def position(
