@@ -28,7 +28,7 @@ from interpreter.engine.actions import Action
 from interpreter.engine.rules import Rules
 from interpreter.hand_record import HandRecord, Kong
 from interpreter.settle import SettlementError, settle
-from interpreter.valuation import valuer
+from interpreter.valuation import WinFacts, valuer
 
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
 
@@ -110,6 +110,7 @@ class RuleFacts:
         self.suits = rules.suits
         self.void_suit = rules.void_suit
         self.valuer = valuer(ruleset)
+        self._win_facts: dict[tuple[Any, ...], WinFacts | None] = {}
         self.form: SevenPairsForm | None = None
         # Seven pairs in two suits (so that a void-suit rule is met), then with a quad.
         two_suits = "1133557799m2244p"
@@ -182,18 +183,31 @@ class RuleFacts:
         """What the seat would collect by winning with ``keys`` (the winning ``tile`` included),
         by self-draw or on a discard (from the 上家); 0 when the ruleset would not accept the
         win (``valuation.Valuer.win_value``)."""
+        facts = self.win_facts(view, self_draw, context)
+        if facts is None:
+            return 0.0
+        return self.valuer.win_value(keys, melds, tile, facts)
+
+    def win_facts(self, view: View, self_draw: bool, context: frozenset[str]) -> WinFacts | None:
+        """The facts of the seat's win (a discard from the 上家, the usual discarder), kept per
+        standing; None for a win on a discard with nobody left to discard."""
+        memo = (view.seat, view.players, view.dealer, view.in_game, view.void, self_draw, context)
+        if memo in self._win_facts:
+            return self._win_facts[memo]
         seat, n = view.seat, view.players
         in_game = frozenset(s for s in range(n) if view.in_game[s])
         discarder = None
+        found = None
         if not self_draw:
             others = [s for s in range(1, n) if view.in_game[(seat + s) % n]]
-            if not others:
-                return 0.0
-            discarder = (seat + others[-1]) % n  # the 上家: the usual discarder
-        return self.valuer.win_value(
-            keys, melds, tile, self_draw=self_draw, winner=seat, discarder=discarder,
-            dealer=view.dealer, players=n, in_game=in_game, void=view.void, context=context,
-        )  # fmt: skip
+            if others:
+                discarder = (seat + others[-1]) % n  # the 上家
+        if self_draw or discarder is not None:
+            found = WinFacts(
+                self_draw, seat, discarder, view.dealer, n, in_game, view.void, context
+            )
+        self._win_facts[memo] = found
+        return found
 
     def kong_paid(self, view: View, kind: str, provider: int | None) -> float:
         """What declaring a kong pays this seat at once: the payment rules at a kong."""

@@ -37,7 +37,7 @@ from typing import Any
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld
 from handcore import shapes
-from handcore.discards import discard_table
+from handcore.discards import DiscardOption, discard_table
 from handcore.shapes import Keys
 from handcore.suit_tables import RANKS
 from handcore.tiles import EVERY, Tile, TileSet
@@ -143,18 +143,14 @@ class ValueAgent:
     def _best_discard(
         self, ctx: _Ctx, keys: Keys, melds: tuple[HandMeld, ...], allowed: set[Tile]
     ) -> tuple[Tile, float]:
-        m = len(melds)
-        rows = discard_table(keys, m, ctx.visible, ctx.form(m))
+        rows = ctx.table(keys, len(melds))
         counts = shapes.counts_of(keys)
         fast = reading.first_legal(rows, allowed, ctx.void, counts)
         if ctx.void is not None and any(counts[ctx.void * RANKS : ctx.void * RANKS + RANKS]):
             rows = [r for r in rows if r.discard // RANKS == ctx.void]
         rows = [r for r in rows if r.discard in allowed and r.shanten <= rows[0].shanten + 1]
         targets = ctx.targets(keys, melds)
-        scored = [
-            (ctx.score(shapes.add_tile(keys, r.discard, -1), melds, r, targets), r)
-            for r in rows[:8]
-        ]
+        scored = [(ctx.discard_score(keys, melds, r, targets), r) for r in rows[:8]]
         fast_score = next((s for s, r in scored if r.discard == fast.discard), 0.0)
         top_score, top = max(scored, key=lambda x: (x[0], -x[1].shanten, x[1].live_total))
         if top_score > fast_score * self.value_threshold:
@@ -241,9 +237,35 @@ class _Ctx:
         self.sources = 1 + (others if f.rules.claims.get("win") else 0)
         self._targets: dict[Any, list[tuple[str, int, float]]] = {}
         self._ready: dict[Any, tuple[float, int]] = {}
+        self._tables: dict[Any, list[DiscardOption]] = {}
+        self._scores: dict[Any, float] = {}
 
     def form(self, melds: int) -> shapes.SevenPairsForm | None:
         return reading.form_for(melds, self.f.form)
+
+    def table(self, keys: Keys, melds: int) -> list[DiscardOption]:
+        """The discard table of a hand about to discard, asked once per decision."""
+        memo = (keys, melds)
+        found = self._tables.get(memo)
+        if found is None:
+            found = self._tables[memo] = discard_table(keys, melds, self.visible, self.form(melds))
+        return found
+
+    def discard_score(
+        self,
+        keys: Keys,
+        melds: tuple[HandMeld, ...],
+        row: DiscardOption,
+        targets: list[tuple[str, int, float]],
+    ) -> float:
+        """:meth:`score` of the hand ``keys`` leaves by its table's ``row`` (``targets``:
+        those of ``keys``), asked once per decision."""
+        memo = (keys, melds, row.discard)
+        found = self._scores.get(memo)
+        if found is None:
+            after = shapes.add_tile(keys, row.discard, -1)
+            found = self._scores[memo] = self.score(after, melds, row, targets)
+        return found
 
     def live(self, keys: Keys, t: Tile) -> int:
         return reading.live_copies(keys, t, self.visible)

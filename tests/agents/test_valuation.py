@@ -25,7 +25,7 @@ from interpreter.context import build_situation
 from interpreter.engine.rules import Rules
 from interpreter.hand_record import HandRecord, Win
 from interpreter.settle import _NOWHERE, SettlementError, settle, worth
-from interpreter.valuation import Valuer, valuer
+from interpreter.valuation import Valuer, WinFacts, valuer
 from tests.agents.test_bots_play import playable
 
 RULESETS = playable()
@@ -130,9 +130,9 @@ def test_light_value_is_the_settlement_value(rid: str, data: st.DataObject) -> N
     ruleset, light, players = _loaded(rid)
     w = data.draw(wins(players))
     total, paid = full_path(ruleset, w)
-    facts = {k: w[k] for k in w if k not in ("keys", "melds", "tile")}
-    assert light.total(w["keys"], w["melds"], w["tile"], **facts) == total
-    assert light.win_value(w["keys"], w["melds"], w["tile"], **facts) == paid
+    facts = WinFacts(**{k: w[k] for k in w if k not in ("keys", "melds", "tile")})
+    assert light.total(w["keys"], w["melds"], w["tile"], facts) == total
+    assert light.win_value(w["keys"], w["melds"], w["tile"], facts) == paid
 
 
 def test_keys_hold_what_the_rules_read() -> None:
