@@ -49,6 +49,7 @@ from interpreter.hand_record import CONTEXTS, HandRecord, Win
 from interpreter.settle import (
     _NOWHERE,
     DERIVED,
+    FoundHand,
     SettlementError,
     WinResult,
     ruleset_memo,
@@ -152,6 +153,10 @@ class Valuer:
         (the self-draw bonus, the winner who is paid)."""
         self.paid_read_hand = "hand" in self.paid_facts
         """Whether what a win pays reads the hand beyond its hand types (then kept per hand)."""
+        ids = _hand_type_names(ruleset) - _class_names(ruleset) | {"hands"}
+        self.paid_read_ids = any(e.names & ids for e in _payment_expressions(ruleset))
+        """Whether what a win pays reads which hand types were found (their names, or
+        ``hands``), not only the values found in each class: then kept per hand type."""
         self._type_read = _reader(self.type_facts)
         self._paid_read = _reader(self.paid_facts)
         self._derived: dict[tuple[Any, ...], dict[str, Any]] = {}
@@ -176,7 +181,8 @@ class Valuer:
             return 0.0
         birds = tile if "last_tile" in facts.context else None  # a bird may be the winning tile
         hand = (keys, melds, tile) if self.paid_read_hand else None
-        key = (found.hands, found.total, self._paid_read(facts), birds, hand)
+        hands = found.hands if self.paid_read_ids else tuple(sorted(self._classes(found.hands)))
+        key = (hands, found.total, self._paid_read(facts), birds, hand)
         value = self._paid.get(key)
         if value is None:
             value = self._settle(keys, melds, tile, facts)
@@ -211,6 +217,10 @@ class Valuer:
             self._types.clear()
         self._types[key] = found
         return found
+
+    @staticmethod
+    def _classes(hands: tuple[FoundHand, ...]) -> Iterator[tuple[str, int]]:
+        return ((h.hand_class or "", h.value) for h in hands)
 
     def _on_table(self, keys: Keys, melds: tuple[HandMeld, ...], tile: Tile) -> bool:
         """Whether every tile of the candidate is one the table plays with: settlement
@@ -290,6 +300,15 @@ def _hand_type_names(ruleset: Ruleset) -> frozenset[str]:
             names.add(hand_id)
             names.add(spec.get("class") or "bonus")
     return frozenset(names)
+
+
+def _class_names(ruleset: Ruleset) -> frozenset[str]:
+    """The classes of the ruleset's hand types ("bonus" for a modifier without one)."""
+    return frozenset(
+        spec.get("class") or "bonus"
+        for section in ("hands", "modifiers")
+        for spec in (ruleset.get(section) or {}).values()
+    ) | {"bonus"}
 
 
 def _facts_read(
