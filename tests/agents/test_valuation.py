@@ -144,3 +144,8 @@ def test_keys_hold_what_the_rules_read() -> None:
     assert "in_game" not in light.type_facts  # no hand type of qq2014 asks who is still in
     for rid in RULESETS:
         assert not _loaded(rid)[1].paid_read_hand, rid
+    # What a win pays is kept by the values found in each class unless a payment reads
+    # which hand types were found: full2007's does (``hands``), qq2014's and blog5's do not.
+    assert _loaded("changsha/full2007")[1].paid_read_ids
+    assert not _loaded("changsha/qq2014")[1].paid_read_ids
+    assert not _loaded("sichuan/blog5")[1].paid_read_ids
