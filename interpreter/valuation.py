@@ -12,8 +12,10 @@ a bot's time.  :class:`Valuer` gives the same numbers in two cached steps:
    which names each expression reads.  The facts derived from the hand (its splits, suits,
    roots ...) are worked out once per candidate and shared by every way of winning it.
 2. **What the winner collects** (the settlement's payments to it), kept under the hand
-   types found with their values and the facts of the win, plus the hand itself only when
-   a payment expression reads the hand.  A new key is settled by :func:`settle` itself.
+   types found with their values (only the values found in each class when no payment
+   expression names a hand type) and the facts of the win the payments read, plus the
+   hand itself only when a payment expression reads the hand.  A new key is settled by
+   :func:`settle` itself.
 
 Both steps return exactly what the full path returns (tests/agents/test_valuation.py
 compares them on random hands for every shipped ruleset).
