@@ -1,22 +1,26 @@
 """Hands per second with four copies of a bot at the table, one core, and the bot's share.
 
-Run: python bench/bots.py [--hands N] [--bots a,b] [--seed S] [--reference-hands N] [RULESET ...]
+Run: python bench/bots.py [--hands N] [--passes P] [--bots a,b] [--seed S]
+                          [--reference-hands N] [RULESET ...]
 
-For each ruleset and bot: hands/s of whole games (engine and bots), the share of the time
-spent inside the bots' ``act``, the rate the bots alone would allow (hands / bot time),
-and, timed right beside the row, the ``rlcard`` mahjong environment with random agents
-(``bench/simulate.py``'s reference) and the ratio to it.  Times are CPU time of this
+For each ruleset and bot, ``--passes`` passes, each timed right beside the ``rlcard``
+mahjong environment with random agents (``bench/simulate.py``'s reference): hands/s of
+whole games (engine and bots), the share of the time spent inside the bots' ``act``, the
+rate the bots alone would allow (hands / bot time), rlcard's rate and the ratio to it.
+A row gives the median of each figure over the passes (the ratio's median is of the
+per-pass ratios, each against the reference timed beside it).  Times are CPU time of this
 process, so rates are per core whatever else the machine runs.
 
-Every pass plays hands never played before in the process: each (ruleset, bot) pass, its
-warm-up included, has seeds of its own, since bots remember what they worked out and a
-replayed seed would time lookups.
+Every pass plays hands never played before in the process: each pass, its warm-up
+included, has seeds of its own, since bots remember what they worked out and a replayed
+seed would time lookups.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import statistics
 import sys
 import time
 from collections import Counter
@@ -48,7 +52,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("rulesets", nargs="*", default=list(DEFAULT))
     parser.add_argument("--hands", type=int, default=200)
-    parser.add_argument("--bots", default="random,efficiency,defensive,value")
+    parser.add_argument("--passes", type=int, default=3)
+    parser.add_argument("--bots", default="random,efficiency,defensive,value,strategy")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--reference-hands", type=int, default=100)
     args = parser.parse_args()
@@ -66,35 +71,42 @@ def main() -> None:
     passes = itertools.count()
     print(
         f"{'ruleset':<18} {'bot':<11} {'hands/s':>8} {'bot share':>9} {'bot-only':>9} "
-        f"{'acts/hand':>9} {'rlcard':>7} {'ratio':>7}  ends"
+        f"{'acts/hand':>9} {'rlcard':>7} {'ratio':>7}  ends (all passes)"
     )
     for rid in args.rulesets:
         ruleset = load(rid)
         rules = Rules(ruleset)  # read once, as simulate does
         for name in args.bots.split(","):
-            first = (args.seed * 1_000 + next(passes)) * 1_000_000  # this pass's own seeds
-            params = {} if name in ("random", "simple") else {"ruleset": ruleset}
-            bots = [Timed(make_agent(name, s, **params)) for s in range(4)]
-            for h in range(WARM):
-                run(Game(ruleset, first + h, h % 4, rules=rules), bots)
-            for b in bots:
-                b.seconds, b.calls = 0.0, 0
+            rows = []
             ends: Counter[str] = Counter()
-            start = time.process_time()
-            for h in range(args.hands):
-                game = Game(ruleset, first + WARM + h, h % 4, rules=rules)
-                ends[run(game, bots).reason] += 1
-            elapsed = time.process_time() - start
-            inside = sum(b.seconds for b in bots)
-            acts = sum(b.calls for b in bots) / args.hands
-            rate = args.hands / elapsed
-            beside = float("nan")
-            if reference is not None:
-                beside = reference.rate(args.reference_hands, time.process_time)
+            for _ in range(args.passes):
+                first = (args.seed * 1_000 + next(passes)) * 1_000_000  # this pass's own seeds
+                params = {} if name in ("random", "simple") else {"ruleset": ruleset}
+                bots = [Timed(make_agent(name, s, **params)) for s in range(4)]
+                for h in range(WARM):
+                    run(Game(ruleset, first + h, h % 4, rules=rules), bots)
+                for b in bots:
+                    b.seconds, b.calls = 0.0, 0
+                start = time.process_time()
+                for h in range(args.hands):
+                    game = Game(ruleset, first + WARM + h, h % 4, rules=rules)
+                    ends[run(game, bots).reason] += 1
+                elapsed = time.process_time() - start
+                inside = sum(b.seconds for b in bots)
+                beside = float("nan")
+                if reference is not None:
+                    beside = reference.rate(args.reference_hands, time.process_time)
+                rate = args.hands / elapsed
+                acts = sum(b.calls for b in bots) / args.hands
+                alone = args.hands / inside
+                rows.append((rate, inside / elapsed, alone, acts, beside, rate / beside))
+            rate, share, alone, acts, beside, ratio = (
+                statistics.median(column) for column in zip(*rows, strict=True)
+            )
             print(
-                f"{rid:<18} {name:<11} {rate:8.1f} {inside / elapsed:9.0%} "
-                f"{args.hands / inside:9.0f} {acts:9.0f} {beside:7.1f} {rate / beside:6.1f}×  "
-                f"{dict(sorted(ends.items()))}"
+                f"{rid:<18} {name:<11} {rate:8.1f} {share:9.0%} {alone:9.0f} {acts:9.0f} "
+                f"{beside:7.1f} {ratio:6.2f}×  {dict(sorted(ends.items()))}",
+                flush=True,
             )
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from dsl import syntax
@@ -30,6 +31,9 @@ from interpreter.hand_record import HandRecord, Kong, Unfinished, Win, meld_text
 
 KONG_KIND = {"direct": "exposed", "added": "added", "concealed": "concealed"}
 _NOWHERE = Location("<end of wall>", 1, 1)
+DERIVED = tuple(name for name, v in vars(Situation).items() if isinstance(v, cached_property))
+"""The facts a situation derives from its hand alone (tiles, melds, winning tile): worked
+out once per hand and shared by every way of winning it."""
 
 
 class SettlementError(ValueError):
@@ -737,6 +741,8 @@ class _Hands:
         self.hands = {h.seat: h for h in scenario.unfinished}
         self.waits: dict[int, list[Tile]] = {}
         self.held_suits: dict[int, frozenset[int]] = {}
+        self.derived: dict[tuple[int, Tile], dict[str, Any]] = {}
+        """``DERIVED`` facts of each hand with each winning tile, for every payer asked."""
         self.end: HandRecord | None = None
         """The hand as the wins imagined here see it, made when one is first asked."""
 
@@ -783,8 +789,14 @@ class _Hands:
             self.end, win, tile, frozenset({hand.seat}), _options(self.ruleset), {},
             self.ruleset.tileset,
         )  # fmt: skip
-        result = hand_types(self.ruleset, [situation], win)
-        _check_allowed(self.ruleset, situation, result, win)
+        known = self.derived.setdefault((hand.seat, tile), {})
+        situation.__dict__.update(known)
+        try:
+            result = hand_types(self.ruleset, [situation], win)
+            _check_allowed(self.ruleset, situation, result, win)
+        finally:
+            known.update((name, situation.__dict__[name]) for name in DERIVED
+                         if name in situation.__dict__)  # fmt: skip
         return situation, result
 
     def win_amount(self, seat: int, payer: int | None, pick: Any) -> int:

@@ -12,8 +12,10 @@ a bot's time.  :class:`Valuer` gives the same numbers in two cached steps:
    which names each expression reads.  The facts derived from the hand (its splits, suits,
    roots ...) are worked out once per candidate and shared by every way of winning it.
 2. **What the winner collects** (the settlement's payments to it), kept under the hand
-   types found with their values and the facts of the win, plus the hand itself only when
-   a payment expression reads the hand.  A new key is settled by :func:`settle` itself.
+   types found with their values (only the values found in each class when no payment
+   expression names a hand type) and the facts of the win the payments read, plus the
+   hand itself only when a payment expression reads the hand.  A new key is settled by
+   :func:`settle` itself.
 
 Both steps return exactly what the full path returns (tests/agents/test_valuation.py
 compares them on random hands for every shipped ruleset).
@@ -21,13 +23,12 @@ compares them on random hands for every shipped ruleset).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from functools import cached_property
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any, NamedTuple
 
 from dsl.compiler import CompiledExpression
 from dsl.ruleset import Ruleset
-from dsl.situation import HandMeld, Situation
+from dsl.situation import HandMeld
 from dsl.vocabulary import (
     CHOICE_PREFIX,
     CONSTANTS,
@@ -47,10 +48,52 @@ from handcore.tiles import RANKS, STANDARD, Tile
 from interpreter.context import build_situation
 from interpreter.engine.rules import Rules
 from interpreter.hand_record import CONTEXTS, HandRecord, Win
-from interpreter.settle import _NOWHERE, SettlementError, WinResult, ruleset_memo, settle
+from interpreter.settle import (
+    _NOWHERE,
+    DERIVED,
+    FoundHand,
+    SettlementError,
+    WinResult,
+    ruleset_memo,
+    settle,
+)
 
-FACTS = ("self_draw", "context", "winner", "discarder", "dealer", "players", "in_game")
-"""The facts of a win besides the hand, in the order a cache key holds them."""
+
+class WinFacts(NamedTuple):
+    """How a candidate win is made, besides the hand: what the valuer's caches are keyed by
+    (those of these facts the ruleset reads)."""
+
+    self_draw: bool
+    winner: int
+    discarder: int | None
+    """The seat whose discard is won on; None when self-drawn."""
+    dealer: int
+    players: int = 4
+    in_game: frozenset[int] | None = None
+    """The seats still playing; all when None."""
+    void: int | None = None
+    """The suit the winner declared void (定缺), or None."""
+    context: frozenset[str] = frozenset()
+    """Words of ``hand_record.CONTEXTS``: ``kong_draw``, ``last_tile`` ..."""
+
+
+FACTS = tuple(name for name in WinFacts._fields if name != "void")
+"""The facts of a win an expression may read (the void suit is read by the restrictions
+alone, and always kept)."""
+
+
+def _in_game(facts: WinFacts) -> WinFacts:
+    """``facts`` with the seats still playing spelled out."""
+    if facts.in_game is None:
+        return facts._replace(in_game=frozenset(range(facts.players)))
+    return facts
+
+
+def _reader(names: frozenset[str]) -> Callable[[WinFacts], tuple[Any, ...]]:
+    """What a cache key holds of a win's facts: those among ``names``, in field order."""
+    fields = tuple(i for i, name in enumerate(WinFacts._fields) if name in names)
+    return lambda facts: tuple([facts[i] for i in fields])
+
 
 _READS: dict[str, tuple[str, ...]] = {
     "self_draw": ("self_draw",),
@@ -78,8 +121,6 @@ _FREE = frozenset(
 generic functions, what settlement works out itself (the hand types found, their value,
 the seats and amount of one payment, the birds: drawn from the winning tile at most), and
 what a record of one win has no value for (the table's roles, kongs and their payments)."""
-_DERIVED = tuple(name for name, v in vars(Situation).items() if isinstance(v, cached_property))
-"""The facts a situation derives from its hand alone, kept per candidate."""
 
 
 class Valuer:
@@ -87,11 +128,8 @@ class Valuer:
     :meth:`win_value` (what the winner collects) or :meth:`total` (the combined value).
 
     A candidate is ``keys`` (the concealed tiles with the winning tile, per-suit keys),
-    ``melds`` (declared) and ``tile`` (the winning tile).  The facts of the win:
-    ``self_draw``; ``winner``; ``discarder`` (None when self-drawn); ``dealer``;
-    ``players``; ``in_game`` (the seats still playing, all when None); ``void`` (the suit
-    the winner declared void, 定缺, or None); ``context`` (words of ``hand_record.CONTEXTS``:
-    ``kong_draw``, ``last_tile`` ...)."""
+    ``melds`` (declared) and ``tile`` (the winning tile); the facts of the win are one
+    :class:`WinFacts`."""
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
@@ -117,58 +155,36 @@ class Valuer:
         (the self-draw bonus, the winner who is paid)."""
         self.paid_read_hand = "hand" in self.paid_facts
         """Whether what a win pays reads the hand beyond its hand types (then kept per hand)."""
+        ids = _hand_type_names(ruleset) - _class_names(ruleset) | {"hands"}
+        self.paid_read_ids = any(e.names & ids for e in _payment_expressions(ruleset))
+        """Whether what a win pays reads which hand types were found (their names, or
+        ``hands``), not only the values found in each class: then kept per hand type."""
+        self._type_read = _reader(self.type_facts)
+        self._paid_read = _reader(self.paid_facts)
         self._derived: dict[tuple[Any, ...], dict[str, Any]] = {}
         self._types: dict[tuple[Any, ...], WinResult | None] = {}
         self._paid: dict[tuple[Any, ...], float] = {}
 
     def total(
-        self,
-        keys: Keys,
-        melds: tuple[HandMeld, ...],
-        tile: Tile,
-        *,
-        self_draw: bool,
-        winner: int,
-        discarder: int | None,
-        dealer: int,
-        players: int = 4,
-        in_game: frozenset[int] | None = None,
-        void: int | None = None,
-        context: frozenset[str] = frozenset(),
+        self, keys: Keys, melds: tuple[HandMeld, ...], tile: Tile, facts: WinFacts
     ) -> int | None:
         """The win's combined value, as ``settle.worth(...).total``; None when it does not win."""
-        found = self._hand_types(
-            keys, melds, tile, void,
-            (self_draw, context, winner, discarder, dealer, players, in_game),
-        )  # fmt: skip
+        found = self._hand_types(keys, melds, tile, _in_game(facts))
         return None if found is None else found.total
 
     def win_value(
-        self,
-        keys: Keys,
-        melds: tuple[HandMeld, ...],
-        tile: Tile,
-        *,
-        self_draw: bool,
-        winner: int,
-        discarder: int | None,
-        dealer: int,
-        players: int = 4,
-        in_game: frozenset[int] | None = None,
-        void: int | None = None,
-        context: frozenset[str] = frozenset(),
+        self, keys: Keys, melds: tuple[HandMeld, ...], tile: Tile, facts: WinFacts
     ) -> float:
         """What the winner collects: the sum of the payments to it when the hand record of
         this one win is settled; 0 when the ruleset would not accept the win."""
-        in_game = frozenset(range(players)) if in_game is None else in_game
-        facts = (self_draw, context, winner, discarder, dealer, players, in_game)
-        found = self._hand_types(keys, melds, tile, void, facts)
+        facts = _in_game(facts)
+        found = self._hand_types(keys, melds, tile, facts)
         if found is None or (self.partial and not self._on_table(keys, melds, tile)):
             return 0.0
-        birds = tile if "last_tile" in context else None  # a bird may be the winning tile
+        birds = tile if "last_tile" in facts.context else None  # a bird may be the winning tile
         hand = (keys, melds, tile) if self.paid_read_hand else None
-        read = tuple(f for f, name in zip(facts, FACTS, strict=True) if name in self.paid_facts)
-        key = (found.hands, found.total, read, birds, hand)
+        hands = found.hands if self.paid_read_ids else tuple(sorted(self._classes(found.hands)))
+        key = (hands, found.total, self._paid_read(facts), birds, hand)
         value = self._paid.get(key)
         if value is None:
             value = self._settle(keys, melds, tile, facts)
@@ -178,25 +194,17 @@ class Valuer:
         return value
 
     def _hand_types(
-        self,
-        keys: Keys,
-        melds: tuple[HandMeld, ...],
-        tile: Tile,
-        void: int | None,
-        facts: tuple[Any, ...],
+        self, keys: Keys, melds: tuple[HandMeld, ...], tile: Tile, facts: WinFacts
     ) -> WinResult | None:
-        if facts[6] is None:
-            facts = (*facts[:6], frozenset(range(facts[5])))
         candidate = (keys, melds, tile)
-        read = tuple(f for f, name in zip(facts, FACTS, strict=True) if name in self.type_facts)
-        key = (candidate, void, read)
+        key = (candidate, facts.void, self._type_read(facts))
         if key in self._types:
             return self._types[key]
-        self_draw, context, winner, discarder, dealer, players, in_game = facts
         situation = build_situation(
-            keys=keys, melds=melds, win_tile=tile, self_draw=self_draw, context=context,
-            winner=winner, discarder=discarder, dealer=dealer, players=players,
-            players_in_game=in_game, options=self.options,
+            keys=keys, melds=melds, win_tile=tile, self_draw=facts.self_draw,
+            context=facts.context, winner=facts.winner, discarder=facts.discarder,
+            dealer=facts.dealer, players=facts.players, players_in_game=facts.in_game,
+            options=self.options,
         )  # fmt: skip
         derived = self._derived.get(candidate)
         if derived is None:
@@ -204,13 +212,17 @@ class Valuer:
                 self._derived.clear()
             derived = self._derived[candidate] = {}
         situation.__dict__.update(derived)
-        found = self.rules.worth(situation, void, self.rules.shape_ok(keys, len(melds)))
-        derived.update((name, situation.__dict__[name]) for name in _DERIVED
+        found = self.rules.worth(situation, facts.void, self.rules.shape_ok(keys, len(melds)))
+        derived.update((name, situation.__dict__[name]) for name in DERIVED
                        if name in situation.__dict__)  # fmt: skip
         if len(self._types) > 200_000:
             self._types.clear()
         self._types[key] = found
         return found
+
+    @staticmethod
+    def _classes(hands: tuple[FoundHand, ...]) -> Iterator[tuple[str, int]]:
+        return ((h.hand_class or "", h.value) for h in hands)
 
     def _on_table(self, keys: Keys, melds: tuple[HandMeld, ...], tile: Tile) -> bool:
         """Whether every tile of the candidate is one the table plays with: settlement
@@ -225,18 +237,18 @@ class Valuer:
         return not held & ~self.playable
 
     def _settle(
-        self, keys: Keys, melds: tuple[HandMeld, ...], tile: Tile, facts: tuple[Any, ...]
+        self, keys: Keys, melds: tuple[HandMeld, ...], tile: Tile, facts: WinFacts
     ) -> float:
-        self_draw, context, winner, discarder, dealer, players, in_game = facts
         concealed = tuple(STANDARD.tiles_of(shapes.counts_of(shapes.add_tile(keys, tile, -1))))
-        win = Win(winner, concealed, melds, (tile,), None if self_draw else discarder,
-                  frozenset(context), _NOWHERE)  # fmt: skip
-        record = HandRecord(players, dealer, in_game, wins=(win,))
+        win = Win(facts.winner, concealed, melds, (tile,),
+                  None if facts.self_draw else facts.discarder, frozenset(facts.context),
+                  _NOWHERE)  # fmt: skip
+        record = HandRecord(facts.players, facts.dealer, facts.in_game, wins=(win,))
         try:
             settlement = settle(self.ruleset, record)
         except (SettlementError, ValueError):
             return 0.0
-        return float(sum(p.amount for p in settlement.payments if p.payee == winner))
+        return float(sum(p.amount for p in settlement.payments if p.payee == facts.winner))
 
 
 def valuer(ruleset: Ruleset) -> Valuer:
@@ -290,6 +302,15 @@ def _hand_type_names(ruleset: Ruleset) -> frozenset[str]:
             names.add(hand_id)
             names.add(spec.get("class") or "bonus")
     return frozenset(names)
+
+
+def _class_names(ruleset: Ruleset) -> frozenset[str]:
+    """The classes of the ruleset's hand types ("bonus" for a modifier without one)."""
+    return frozenset(
+        spec.get("class") or "bonus"
+        for section in ("hands", "modifiers")
+        for spec in (ruleset.get(section) or {}).values()
+    ) | {"bonus"}
 
 
 def _facts_read(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from random import Random
 from typing import Any
 
@@ -28,7 +29,7 @@ from interpreter.engine.actions import Action
 from interpreter.engine.rules import Rules
 from interpreter.hand_record import HandRecord, Kong
 from interpreter.settle import SettlementError, settle
-from interpreter.valuation import valuer
+from interpreter.valuation import WinFacts, valuer
 
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
 
@@ -37,6 +38,12 @@ def tileset_of(obs: Mapping[str, Any]) -> TileSet:
     """The tiles in play, as the observed ruleset declares them (the 108 without one)."""
     ruleset = obs.get("ruleset")
     return STANDARD if ruleset is None else ruleset.tileset
+
+
+@cache
+def _meld_tiles(kind: str, tile: Tile) -> tuple[Tile, ...]:
+    """The tiles of a meld shown on the table (``HandMeld.tiles``), worked out once."""
+    return HandMeld(kind, tile, False).tiles
 
 
 @dataclass
@@ -64,17 +71,18 @@ class View:
         for tiles in obs["discards"]:
             for t in tiles:
                 visible[t] += 1
-        for seat_melds in obs["melds"]:
+        shown = obs["melds"]
+        for seat_melds in shown:
             for kind, tile, _ in seat_melds:
                 if tile >= 0:
-                    for t in HandMeld(kind, tile, False).tiles:
+                    for t in _meld_tiles(kind, tile):
                         visible[t] += 1
         for t in obs.get("kong_tiles", ()):
             visible[t] += 1
         for tiles in obs.get("won", ()):
             for t in tiles:
                 visible[t] += 1
-        melds = tuple(HandMeld(k, t, c) for k, t, c in obs["melds"][seat])
+        melds = tuple(HandMeld(k, t, c) for k, t, c in shown[seat])
         return cls(
             seat,
             counts,
@@ -93,7 +101,9 @@ class View:
         return max(copies - self.counts[tile] - self.visible[tile], 0)
 
     def unseen_total(self) -> int:
-        return max(sum(self.unseen(t) for t in range(len(self.counts))), 1)
+        """Copies of every tile this seat has not seen (at least 1)."""
+        seen = zip(self.counts, self.visible, strict=False)  # strict: slower here
+        return max(sum(max(4 - n - v, 0) for n, v in seen), 1)
 
     def draws_left(self) -> float:
         """Draws this seat may still expect: its share of the wall."""
@@ -110,6 +120,8 @@ class RuleFacts:
         self.suits = rules.suits
         self.void_suit = rules.void_suit
         self.valuer = valuer(ruleset)
+        self._win_facts: dict[tuple[Any, ...], WinFacts | None] = {}
+        self._kong_paid: dict[tuple[Any, ...], float] = {}
         self.form: SevenPairsForm | None = None
         # Seven pairs in two suits (so that a void-suit rule is met), then with a quad.
         two_suits = "1133557799m2244p"
@@ -182,31 +194,50 @@ class RuleFacts:
         """What the seat would collect by winning with ``keys`` (the winning ``tile`` included),
         by self-draw or on a discard (from the 上家); 0 when the ruleset would not accept the
         win (``valuation.Valuer.win_value``)."""
+        facts = self.win_facts(view, self_draw, context)
+        if facts is None:
+            return 0.0
+        return self.valuer.win_value(keys, melds, tile, facts)
+
+    def win_facts(self, view: View, self_draw: bool, context: frozenset[str]) -> WinFacts | None:
+        """The facts of the seat's win (a discard from the 上家, the usual discarder), kept per
+        standing; None for a win on a discard with nobody left to discard."""
+        memo = (view.seat, view.players, view.dealer, view.in_game, view.void, self_draw, context)
+        if memo in self._win_facts:
+            return self._win_facts[memo]
         seat, n = view.seat, view.players
         in_game = frozenset(s for s in range(n) if view.in_game[s])
         discarder = None
+        found = None
         if not self_draw:
             others = [s for s in range(1, n) if view.in_game[(seat + s) % n]]
-            if not others:
-                return 0.0
-            discarder = (seat + others[-1]) % n  # the 上家: the usual discarder
-        return self.valuer.win_value(
-            keys, melds, tile, self_draw=self_draw, winner=seat, discarder=discarder,
-            dealer=view.dealer, players=n, in_game=in_game, void=view.void, context=context,
-        )  # fmt: skip
+            if others:
+                discarder = (seat + others[-1]) % n  # the 上家
+        if self_draw or discarder is not None:
+            found = WinFacts(
+                self_draw, seat, discarder, view.dealer, n, in_game, view.void, context
+            )
+        self._win_facts[memo] = found
+        return found
 
     def kong_paid(self, view: View, kind: str, provider: int | None) -> float:
-        """What declaring a kong pays this seat at once: the payment rules at a kong."""
+        """What declaring a kong pays this seat at once: the payment rules at a kong
+        (settled once per kong and standing)."""
         if not self.rules.kong_payments:
             return 0.0
-        in_game = frozenset(s for s in range(view.players) if view.in_game[s])
-        kong = Kong(view.seat, kind, provider)
-        record = HandRecord(view.players, view.dealer, in_game, kongs=(kong,))
-        try:
-            payments = settle(self.ruleset, record).payments
-        except (SettlementError, ValueError):
-            return 0.0
-        return float(sum(p.amount if p.payee == view.seat else -p.amount for p in payments))
+        memo = (view.seat, kind, provider, view.players, view.dealer, view.in_game)
+        found = self._kong_paid.get(memo)
+        if found is None:
+            in_game = frozenset(s for s in range(view.players) if view.in_game[s])
+            kong = Kong(view.seat, kind, provider)
+            record = HandRecord(view.players, view.dealer, in_game, kongs=(kong,))
+            try:
+                payments = settle(self.ruleset, record).payments
+            except (SettlementError, ValueError):
+                payments = ()
+            found = float(sum(p.amount if p.payee == view.seat else -p.amount for p in payments))
+            self._kong_paid[memo] = found
+        return found
 
 
 _FACTS: dict[int, RuleFacts] = {}

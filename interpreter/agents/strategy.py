@@ -54,7 +54,6 @@ from typing import Any
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld
 from handcore import shapes
-from handcore.discards import discard_table
 from handcore.shapes import Keys
 from handcore.suit_tables import RANKS
 from handcore.tiles import STANDARD, Tile
@@ -146,7 +145,6 @@ class StrategyAgent(ValueAgent):
         if risk is None:
             return score, action
         view = ctx.view
-        m = len(view.melds)
         allowed = {a.tile for a in legal if a.kind == "discard"}
         if ctx.void is not None and any(t // RANKS == ctx.void for t in allowed):
             allowed = {t for t in allowed if t // RANKS == ctx.void}
@@ -161,10 +159,10 @@ class StrategyAgent(ValueAgent):
             return own, action  # no safer tile could save enough
         best = (own + self.min_gain, action)
         targets = ctx.targets(view.keys, view.melds)
-        for r in discard_table(view.keys, m, ctx.visible, ctx.form(m)):
+        for r in ctx.table(view.keys, len(view.melds)):
             if r.discard not in allowed or r.discard == action.tile:
                 continue
-            s = ctx.score(shapes.add_tile(view.keys, r.discard, -1), view.melds, r, targets)
+            s = ctx.discard_score(view.keys, view.melds, r, targets)
             w = worth(r.discard, min(s, score))
             if w > best[0]:
                 best = (w, Action("discard", r.discard))
@@ -283,19 +281,25 @@ class _Risk:
 
     def loss(self, q: int) -> float:
         """What opponent ``q`` would collect by winning on this seat's discard: a plain hand
-        with its melds as shown, settled (the seat's own plain win when none is accepted)."""
+        with its melds as shown, settled (the seat's own plain win when none is accepted;
+        the settled value learned once per opponent's melds and standing)."""
         found = self._loss.get(q)
         if found is None:
             ctx = self.ctx
             melds = self._melds(q)
             seat_view = self._seat_view(q)
-            found = 0.0
-            for probe in PROBES:
-                done = probe_keys(probe, melds, seat_view.void, ctx.f.rules.tileset)
-                if done is not None:
-                    found = ctx.f.points(seat_view, done[0], melds, done[1], False)
-                    if found > 0:
-                        break
+            view = ctx.view
+            memo = ("loss", q, melds, seat_view.void, view.dealer, view.in_game, ctx.f.ruleset.id)
+            found = self.agent.worth.get(memo)
+            if found is None:
+                found = 0.0
+                for probe in PROBES:
+                    done = probe_keys(probe, melds, seat_view.void, ctx.f.rules.tileset)
+                    if done is not None:
+                        found = ctx.f.points(seat_view, done[0], melds, done[1], False)
+                        if found > 0:
+                            break
+                self.agent.worth[memo] = found
             if found <= 0:
                 found = ctx._base(ctx.view.melds)
             self._loss[q] = found

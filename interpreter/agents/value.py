@@ -37,7 +37,7 @@ from typing import Any
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld
 from handcore import shapes
-from handcore.discards import discard_table
+from handcore.discards import DiscardOption, discard_table
 from handcore.shapes import Keys
 from handcore.suit_tables import RANKS
 from handcore.tiles import EVERY, Tile, TileSet
@@ -143,18 +143,14 @@ class ValueAgent:
     def _best_discard(
         self, ctx: _Ctx, keys: Keys, melds: tuple[HandMeld, ...], allowed: set[Tile]
     ) -> tuple[Tile, float]:
-        m = len(melds)
-        rows = discard_table(keys, m, ctx.visible, ctx.form(m))
+        rows = ctx.table(keys, len(melds))
         counts = shapes.counts_of(keys)
         fast = reading.first_legal(rows, allowed, ctx.void, counts)
         if ctx.void is not None and any(counts[ctx.void * RANKS : ctx.void * RANKS + RANKS]):
             rows = [r for r in rows if r.discard // RANKS == ctx.void]
         rows = [r for r in rows if r.discard in allowed and r.shanten <= rows[0].shanten + 1]
         targets = ctx.targets(keys, melds)
-        scored = [
-            (ctx.score(shapes.add_tile(keys, r.discard, -1), melds, r, targets), r)
-            for r in rows[:8]
-        ]
+        scored = [(ctx.discard_score(keys, melds, r, targets), r) for r in rows[:8]]
         fast_score = next((s for s, r in scored if r.discard == fast.discard), 0.0)
         top_score, top = max(scored, key=lambda x: (x[0], -x[1].shanten, x[1].live_total))
         if top_score > fast_score * self.value_threshold:
@@ -241,9 +237,37 @@ class _Ctx:
         self.sources = 1 + (others if f.rules.claims.get("win") else 0)
         self._targets: dict[Any, list[tuple[str, int, float]]] = {}
         self._ready: dict[Any, tuple[float, int]] = {}
+        self._tables: dict[Any, list[DiscardOption]] = {}
+        self._scores: dict[Any, float] = {}
+        self._distances: dict[Any, tuple[int | None, int]] = {}
+        self._chances: dict[Any, float] = {}
 
     def form(self, melds: int) -> shapes.SevenPairsForm | None:
         return reading.form_for(melds, self.f.form)
+
+    def table(self, keys: Keys, melds: int) -> list[DiscardOption]:
+        """The discard table of a hand about to discard, asked once per decision."""
+        memo = (keys, melds)
+        found = self._tables.get(memo)
+        if found is None:
+            found = self._tables[memo] = discard_table(keys, melds, self.visible, self.form(melds))
+        return found
+
+    def discard_score(
+        self,
+        keys: Keys,
+        melds: tuple[HandMeld, ...],
+        row: DiscardOption,
+        targets: list[tuple[str, int, float]],
+    ) -> float:
+        """:meth:`score` of the hand ``keys`` leaves by its table's ``row`` (``targets``:
+        those of ``keys``), asked once per decision."""
+        memo = (keys, melds, row.discard)
+        found = self._scores.get(memo)
+        if found is None:
+            after = shapes.add_tile(keys, row.discard, -1)
+            found = self._scores[memo] = self.score(after, melds, row, targets)
+        return found
 
     def live(self, keys: Keys, t: Tile) -> int:
         return reading.live_copies(keys, t, self.visible)
@@ -254,7 +278,14 @@ class _Ctx:
         Each step before ready needs one of ``live`` tiles (claims add about ``claims``
         times the chances of one's own draw); the last step needs one of ``final`` tiles,
         from a draw or anyone's discard.  Every turn the hand may end by another's win
-        (``hazard``), and the wall bounds the turns left."""
+        (``hazard``), and the wall bounds the turns left.  Kept per decision."""
+        memo = (distance, live, final, claims)
+        found = self._chances.get(memo)
+        if found is None:
+            found = self._chances[memo] = self._chance_now(distance, live, final, claims)
+        return found
+
+    def _chance_now(self, distance: int, live: int, final: float, claims: float) -> float:
         if live <= 0 or final <= 0:
             return 0.0
         u = self.unseen
@@ -336,38 +367,39 @@ class _Ctx:
         targets: list[tuple[str, int, float]],
     ) -> float:
         best = 0.0
-        counts = shapes.counts_of(keys)
-        seen = self.visible[: len(counts)]  # flowers, never held, have no count
-        copies = [max(4 - n - v, 0) for n, v in zip(counts, seen, strict=True)]
         for name, suit, worth in targets:
-            d, acc = self._distance(name, suit, keys, counts, copies, melds, s, live)
+            if name == "plain":
+                d, acc = s, live
+            else:
+                d, acc = self._distance(name, suit, keys, len(melds))
             if d is None or d > s + _FAR:
                 continue
             final, claims = _FINAL.get(name, (4.0, 1.5))
             best = max(best, self.chance(d, acc, final, claims) * worth)
         return best
 
-    def _distance(
-        self,
-        name: str,
-        suit: int,
-        keys: Keys,
-        counts: list[int],
-        copies: list[int],
-        melds: tuple[HandMeld, ...],
-        s: int,
-        live: int,
-    ) -> tuple[int | None, int]:
-        """A target's shanten for the hand and the live tiles that would bring it nearer
-        (``copies``: the live copies of each tile)."""
-        m = len(melds)
-        if name == "plain":
-            return s, live
+    def _distance(self, name: str, suit: int, keys: Keys, m: int) -> tuple[int | None, int]:
+        """A target's shanten for the hand and the live tiles that would bring it nearer;
+        kept per decision by what it reads: the key of the target's suit (the whole hand
+        for a target in every suit)."""
+        memo = (name, suit, m, keys[suit] if suit >= 0 else keys)
+        found = self._distances.get(memo)
+        if found is None:
+            found = self._distances[memo] = self._distance_now(name, suit, keys, m)
+        return found
+
+    def _distance_now(self, name: str, suit: int, keys: Keys, m: int) -> tuple[int | None, int]:
+        counts = shapes.counts_of(keys)
+        visible = self.visible
+
+        def copies(t: Tile) -> int:
+            return max(4 - counts[t] - visible[t], 0)
+
         in_suit = range(suit * RANKS, suit * RANKS + RANKS) if suit >= 0 else range(len(counts))
         if name == "suit":
             own = tuple(k if i == suit else 0 for i, k in enumerate(keys))
             d = shapes.shanten_standard(own, m)
-            acc = sum(copies[t] for t in in_suit if counts[t] or _near(counts, t))
+            acc = sum(copies(t) for t in in_suit if counts[t] or _near(counts, t))
             return d, acc
         held = sorted((counts[t] for t in in_suit if counts[t]), reverse=True)
         if name == "pungs":
@@ -375,7 +407,7 @@ class _Ctx:
             groups = held[:k] + [0] * max(0, k - len(held))
             pair = held[k] if len(held) > k else 0
             missing = sum(3 - min(n, 3) for n in groups) + 2 - min(pair, 2)
-            acc = sum(copies[t] for t in in_suit if 1 <= counts[t] <= 2)
+            acc = sum(copies(t) for t in in_suit if 1 <= counts[t] <= 2)
             return missing - 1, acc
         if name == "pairs":
             if m:
@@ -384,7 +416,7 @@ class _Ctx:
             singles = sum(n % 2 for n in held)
             missing = 7 - min(pairs, 7)
             d = missing - 1 + max(0, missing - singles)
-            acc = sum(copies[t] for t in in_suit if counts[t] % 2)
+            acc = sum(copies(t) for t in in_suit if counts[t] % 2)
             return d, acc
         return None, 0
 

@@ -25,7 +25,7 @@ from interpreter.context import build_situation
 from interpreter.engine.rules import Rules
 from interpreter.hand_record import HandRecord, Win
 from interpreter.settle import _NOWHERE, SettlementError, settle, worth
-from interpreter.valuation import Valuer, valuer
+from interpreter.valuation import Valuer, WinFacts, valuer
 from tests.agents.test_bots_play import playable
 
 RULESETS = playable()
@@ -130,9 +130,9 @@ def test_light_value_is_the_settlement_value(rid: str, data: st.DataObject) -> N
     ruleset, light, players = _loaded(rid)
     w = data.draw(wins(players))
     total, paid = full_path(ruleset, w)
-    facts = {k: w[k] for k in w if k not in ("keys", "melds", "tile")}
-    assert light.total(w["keys"], w["melds"], w["tile"], **facts) == total
-    assert light.win_value(w["keys"], w["melds"], w["tile"], **facts) == paid
+    facts = WinFacts(**{k: w[k] for k in w if k not in ("keys", "melds", "tile")})
+    assert light.total(w["keys"], w["melds"], w["tile"], facts) == total
+    assert light.win_value(w["keys"], w["melds"], w["tile"], facts) == paid
 
 
 def test_keys_hold_what_the_rules_read() -> None:
@@ -144,3 +144,8 @@ def test_keys_hold_what_the_rules_read() -> None:
     assert "in_game" not in light.type_facts  # no hand type of qq2014 asks who is still in
     for rid in RULESETS:
         assert not _loaded(rid)[1].paid_read_hand, rid
+    # What a win pays is kept by the values found in each class unless a payment reads
+    # which hand types were found: full2007's does (``hands``), qq2014's and blog5's do not.
+    assert _loaded("changsha/full2007")[1].paid_read_ids
+    assert not _loaded("changsha/qq2014")[1].paid_read_ids
+    assert not _loaded("sichuan/blog5")[1].paid_read_ids
