@@ -178,14 +178,16 @@ class RuleFacts:
         tile: Tile,
         self_draw: bool,
         context: frozenset[str] = frozenset(),
+        discarder: int | None = None,
     ) -> float:
         """What the seat would collect by winning with ``keys`` (the winning ``tile`` included),
-        by self-draw or on a discard (from the 上家); 0 when the ruleset would not accept the
-        win (``valuation.Valuer.win_value``)."""
+        by self-draw or on a discard from ``discarder`` (the 上家 when None); 0 when the
+        ruleset would not accept the win (``valuation.Valuer.win_value``)."""
         seat, n = view.seat, view.players
         in_game = frozenset(s for s in range(n) if view.in_game[s])
-        discarder = None
-        if not self_draw:
+        if self_draw:
+            discarder = None
+        elif discarder is None:
             others = [s for s in range(1, n) if view.in_game[(seat + s) % n]]
             if not others:
                 return 0.0

@@ -272,7 +272,7 @@ class _Risk:
                 if t // RANKS not in ctx.f.suits or ctx.view.unseen(t) == 0:
                     continue
                 keys = shapes.keys_of([2 if i == t else 0 for i in range(len(ctx.view.counts))])
-                price = ctx.f.points(seat_view, keys, melds, t, False)
+                price = ctx.f.points(seat_view, keys, melds, t, False, discarder=ctx.view.seat)
                 if price > 0:
                     weights[t] = ctx.view.unseen(t) * (_THREW_OWN if t in river else 1.0)
                     prices[t] = price
@@ -293,7 +293,9 @@ class _Risk:
             for probe in PROBES:
                 done = probe_keys(probe, melds, seat_view.void, ctx.f.rules.tileset)
                 if done is not None:
-                    found = ctx.f.points(seat_view, done[0], melds, done[1], False)
+                    found = ctx.f.points(
+                        seat_view, done[0], melds, done[1], False, discarder=ctx.view.seat
+                    )
                     if found > 0:
                         break
             if found <= 0:
