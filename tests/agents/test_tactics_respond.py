@@ -59,8 +59,8 @@ def test_raising_a_hand_types_value_raises_its_share_of_wins(
 
     Margins (the type's share of wins, A → B): Changsha, 300 hands, seed 2: 0.4% → 6.3%
     (1 → 18 wins), p = 6·10⁻⁵; seed 1: 0.0% → 3.3%, p = 0.002.  Sichuan, 200 hands, seed
-    1: 0.4% → 3.1% (2 → 16), p = 1·10⁻⁴; seed 2: 0.2% → 4.4% (1 → 23), p = 6·10⁻⁷.  With A and B swapped the
-    effect turns round and the test fails."""
+    1: 0.4% → 3.1% (2 → 16), p = 1·10⁻⁴; seed 2: 0.2% → 4.4% (1 → 23), p = 6·10⁻⁷.  With A
+    and B swapped the effect turns round and the test fails."""
     a = _variant(tmp_path, "low", base, f"hands:\n  {hand}: {low}\n")
     b = _variant(tmp_path, "high", base, f"hands:\n  {hand}: {high}\n")
     effect = _effects(compare(Setting(a), Setting(b), games, seed, "strategy", RUN))[
