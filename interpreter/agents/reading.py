@@ -190,26 +190,36 @@ class RuleFacts:
         tile: Tile,
         self_draw: bool,
         context: frozenset[str] = frozenset(),
+        discarder: int | None = None,
     ) -> float:
         """What the seat would collect by winning with ``keys`` (the winning ``tile`` included),
-        by self-draw or on a discard (from the 上家); 0 when the ruleset would not accept the
-        win (``valuation.Valuer.win_value``)."""
-        facts = self.win_facts(view, self_draw, context)
+        by self-draw or on a discard from ``discarder`` (the 上家 when None); 0 when the
+        ruleset would not accept the win (``valuation.Valuer.win_value``)."""
+        facts = self.win_facts(view, self_draw, context, discarder)
         if facts is None:
             return 0.0
         return self.valuer.win_value(keys, melds, tile, facts)
 
-    def win_facts(self, view: View, self_draw: bool, context: frozenset[str]) -> WinFacts | None:
-        """The facts of the seat's win (a discard from the 上家, the usual discarder), kept per
-        standing; None for a win on a discard with nobody left to discard."""
-        memo = (view.seat, view.players, view.dealer, view.in_game, view.void, self_draw, context)
+    def win_facts(
+        self,
+        view: View,
+        self_draw: bool,
+        context: frozenset[str],
+        discarder: int | None = None,
+    ) -> WinFacts | None:
+        """The facts of the seat's win (on a discard from ``discarder``, by default the 上家,
+        the usual discarder), kept per standing; None for a win on a discard with nobody
+        left to discard."""
+        memo = (view.seat, view.players, view.dealer, view.in_game, view.void, self_draw, context,
+                discarder)  # fmt: skip
         if memo in self._win_facts:
             return self._win_facts[memo]
         seat, n = view.seat, view.players
         in_game = frozenset(s for s in range(n) if view.in_game[s])
-        discarder = None
         found = None
-        if not self_draw:
+        if self_draw:
+            discarder = None
+        elif discarder is None:
             others = [s for s in range(1, n) if view.in_game[(seat + s) % n]]
             if others:
                 discarder = (seat + others[-1]) % n  # the 上家

@@ -270,7 +270,7 @@ class _Risk:
                 if t // RANKS not in ctx.f.suits or ctx.view.unseen(t) == 0:
                     continue
                 keys = shapes.keys_of([2 if i == t else 0 for i in range(len(ctx.view.counts))])
-                price = ctx.f.points(seat_view, keys, melds, t, False)
+                price = ctx.f.points(seat_view, keys, melds, t, False, discarder=ctx.view.seat)
                 if price > 0:
                     weights[t] = ctx.view.unseen(t) * (_THREW_OWN if t in river else 1.0)
                     prices[t] = price
@@ -289,14 +289,17 @@ class _Risk:
             melds = self._melds(q)
             seat_view = self._seat_view(q)
             view = ctx.view
-            memo = ("loss", q, melds, seat_view.void, view.dealer, view.in_game, ctx.f.ruleset.id)
+            memo = ("loss", q, view.seat, melds, seat_view.void, view.dealer, view.in_game,
+                    ctx.f.ruleset.id)  # fmt: skip
             found = self.agent.worth.get(memo)
             if found is None:
                 found = 0.0
                 for probe in PROBES:
                     done = probe_keys(probe, melds, seat_view.void, ctx.f.rules.tileset)
                     if done is not None:
-                        found = ctx.f.points(seat_view, done[0], melds, done[1], False)
+                        found = ctx.f.points(
+                            seat_view, done[0], melds, done[1], False, discarder=view.seat
+                        )
                         if found > 0:
                             break
                 self.agent.worth[memo] = found

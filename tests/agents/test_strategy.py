@@ -47,6 +47,23 @@ def test_a_single_wait_after_four_melds_is_priced_as_dangerous() -> None:
     assert bot.deal_in(quiet, tile("5m"))[1] < 0.1 * live[1]
 
 
+def test_a_deal_in_is_priced_as_this_seat_would_pay_it() -> None:
+    """qq2014 pays the dealer's stake when the dealer wins or pays: a dealer's discard won by
+    its 对家 costs the dealer more than the same discard costs a seat that does not deal (the
+    price is settled with this seat as the discarder, not the winner's 上家)."""
+    ruleset = load("changsha/qq2014")
+    melds = ((), (), FOUR_MELDS[1], ())  # the 对家 shows four pungs
+    bot = make_agent("strategy", 0, ruleset=ruleset)
+    losses = []
+    for dealer in (0, 3):
+        obs = observation(ruleset, FAR, melds=melds, discards=RIVER[::-1], wall=20)
+        obs["dealer"] = dealer
+        ends, loss = bot.deal_in(obs, tile("5m"))
+        assert ends > 0.03
+        losses.append(loss / ends)
+    assert losses[0] > losses[1] * 1.1
+
+
 def test_a_folding_hand_discards_safe_tiles() -> None:
     ruleset = load("changsha/qq2014")
     obs = observation(ruleset, FAR, melds=FOUR_MELDS, discards=RIVER, wall=20)
