@@ -945,9 +945,9 @@ SECTIONS: Mapping[str, Section] = {
         doc="how much one payer pays, once the hand types are found",
     ),
     "bird_count": Section(
-        _BEFORE_BIRDS + _BIRD_WIN_TILE + _LAST_TILE,
+        _BEFORE_BIRDS + _BIRD_WIN_TILE + _LAST_TILE + HAND_SHAPE,
         GENERIC_FUNCTIONS,
-        doc="how many birds and where from, before they are drawn",
+        doc="how many birds and where from, before they are drawn (the hand: the first winner's)",
     ),
     "bird_seat": Section(
         _BEFORE_BIRDS + _BIRD_WIN_TILE + BIRD,

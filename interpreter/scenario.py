@@ -16,7 +16,7 @@ from typing import Any
 from dsl.problems import Location, Problems, RulesetError, nearest
 from dsl.situation import HandMeld, read_meld
 from dsl.yaml_source import Node, load_file, load_text
-from handcore.tiles import STANDARD, Tile, TileError, TileSet
+from handcore.tiles import EVERY, STANDARD, Tile, TileError, TileSet
 from interpreter.hand_record import CONTEXTS, KONG_KINDS, HandRecord, Kong, Unfinished, Win
 
 FORMAT_VERSION = 1
@@ -54,8 +54,10 @@ class Scenario:
         ]
 
 
-def read_scenario(path: str | os.PathLike[str], tileset: TileSet = STANDARD) -> Scenario:
-    """Read and check a scenario file; raise ScenarioError listing every problem."""
+def read_scenario(path: str | os.PathLike[str], tileset: TileSet = EVERY) -> Scenario:
+    """Read and check a scenario file; raise ScenarioError listing every problem.  By
+    default it may name any tile (honours, for a ruleset that plays them): settlement refuses
+    a tile its ruleset does not play."""
     return _Reader(load_file(path), str(path), tileset).scenario()
 
 
