@@ -135,6 +135,18 @@ def without_wilds(keys: Keys, tileset: TileSet) -> tuple[Keys, int]:
     return tuple(bare[:cut] if cut is not None else bare), held
 
 
+def with_wilds(keys: Keys, wilds: int, tileset: TileSet) -> Keys:
+    """``keys`` (``without_wilds`` of a hand) with ``wilds`` copies of the set's first wild
+    tile put back: a hand as held, for the questions that read its tiles."""
+    tile = tileset.wilds[0]
+    block = tile // RANKS
+    full = list(keys)
+    while len(full) <= block:
+        full.append(HONOUR if len(full) == tileset.honour_block else 0)
+    full[block] += wilds * POW[tile % RANKS]
+    return tuple(full)
+
+
 def counts_of(keys: Keys) -> list[int]:
     """The count vector of per-suit keys."""
     return [(key // p) % 5 for key in keys for p in POW]

@@ -196,7 +196,7 @@ class Valuer:
         situation = build_situation(
             keys=keys, melds=melds, win_tile=tile, self_draw=self_draw, context=context,
             winner=winner, discarder=discarder, dealer=dealer, players=players,
-            players_in_game=in_game, options=self.options,
+            players_in_game=in_game, options=self.options, tileset=self.rules.tileset,
         )  # fmt: skip
         derived = self._derived.get(candidate)
         if derived is None:

@@ -161,7 +161,7 @@ class StrategyAgent(ValueAgent):
             return own, action  # no safer tile could save enough
         best = (own + self.min_gain, action)
         targets = ctx.targets(view.keys, view.melds)
-        for r in discard_table(view.keys, m, ctx.visible, ctx.form(m)):
+        for r in discard_table(view.keys, m, ctx.visible, ctx.form(m), wilds=view.wilds):
             if r.discard not in allowed or r.discard == action.tile:
                 continue
             s = ctx.score(shapes.add_tile(view.keys, r.discard, -1), view.melds, r, targets)

@@ -144,7 +144,7 @@ class ValueAgent:
         self, ctx: _Ctx, keys: Keys, melds: tuple[HandMeld, ...], allowed: set[Tile]
     ) -> tuple[Tile, float]:
         m = len(melds)
-        rows = discard_table(keys, m, ctx.visible, ctx.form(m))
+        rows = discard_table(keys, m, ctx.visible, ctx.form(m), wilds=ctx.view.wilds)
         counts = shapes.counts_of(keys)
         fast = reading.first_legal(rows, allowed, ctx.void, counts)
         if ctx.void is not None and any(counts[ctx.void * RANKS : ctx.void * RANKS + RANKS]):
@@ -286,7 +286,7 @@ class _Ctx:
     ) -> list[tuple[int, float]]:
         """For a ready hand: (live copies, worth) of each wait the ruleset accepts."""
         found = []
-        for t in shapes.waits(keys, self.form(len(melds)), self.f.copies):
+        for t in shapes.waits(keys, self.form(len(melds)), self.f.copies, wilds=self.view.wilds):
             live = self.live(keys, t)
             if live:
                 value = self.win_value(shapes.add_tile(keys, t), melds, t, context)
@@ -310,7 +310,7 @@ class _Ctx:
     def hand_score(self, keys: Keys, melds: tuple[HandMeld, ...]) -> float:
         """The score of a hand about to draw (3n+1 tiles)."""
         m = len(melds)
-        if shapes.shanten(keys, m, self.form(m)) == 0:
+        if shapes.shanten(keys, m, self.form(m), self.view.wilds) == 0:
             return self.ready_value(keys, melds)[0]
         s, live = reading.live_accepted(self.view, keys, m, self.form(m), self.visible)
         return self._far_score(keys, melds, s, live, self.targets(keys, melds))
