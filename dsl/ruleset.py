@@ -641,7 +641,7 @@ def _build(
     if problems.has_errors:
         return None
     if compile:
-        _audit_shapes(data, compiled, ctx, options, merged)
+        _audit_shapes(data, compiled, ctx, options, merged, tileset)
     frozen = _freeze(data, compiled, ())
     return Ruleset(
         id=the_id,
@@ -977,6 +977,7 @@ def _audit_shapes(
     ctx: Context,
     options: Mapping[str, Option],
     root: Node,
+    tileset: TileSet,
 ) -> None:
     """Every hand type needs a winning shape unless it says ``shape: none`` (see shape_audit)."""
     from dsl.shape_audit import describe, needs_shape, witness
@@ -999,7 +1000,7 @@ def _audit_shapes(
             continue
         if needs_shape(when.ast):
             continue
-        found = witness(when, values, players)
+        found = witness(when, values, players, tileset)
         if found is not None:
             ctx.problems.error(
                 f"hands.{name} holds on a hand with no winning shape, which it would make a "

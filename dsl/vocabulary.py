@@ -258,6 +258,16 @@ HOW_WON = (
     ),
 )
 
+WILD_COUNT = (
+    NameEntry(
+        "wilds",
+        INT,
+        "how many wild tiles (癞子, tiles.wilds) the hand holds, melds included; the other "
+        "names of the hand's tiles leave them out",
+        lambda s: s.wilds,
+    ),
+)
+
 HAND_SHAPE = (
     NameEntry(
         "tiles",
@@ -285,13 +295,7 @@ HAND_SHAPE = (
     ),
     NameEntry("kongs", collection(MELD), "the declared kongs, concealed or not", lambda s: s.kongs),
     NameEntry("suits", collection(SUIT), "the suits present in the hand", lambda s: s.suits),
-    NameEntry(
-        "wilds",
-        INT,
-        "how many wild tiles (癞子, tiles.wilds) the hand holds, melds included; the other "
-        "names of the hand's tiles leave them out",
-        lambda s: s.wilds,
-    ),
+    *WILD_COUNT,
     NameEntry(
         "roots",
         collection(TILE),
@@ -945,12 +949,12 @@ SECTIONS: Mapping[str, Section] = {
         doc="how much one payer pays, once the hand types are found",
     ),
     "bird_count": Section(
-        _BEFORE_BIRDS + _BIRD_WIN_TILE + _LAST_TILE + HAND_SHAPE,
+        _BEFORE_BIRDS + _BIRD_WIN_TILE + _LAST_TILE + WILD_COUNT,
         GENERIC_FUNCTIONS,
-        doc="how many birds and where from, before they are drawn (the hand: the first winner's)",
+        doc="how many birds and where from, before they are drawn (wilds: the first winner's)",
     ),
     "bird_seat": Section(
-        _BEFORE_BIRDS + _BIRD_WIN_TILE + BIRD,
+        _BEFORE_BIRDS + _BIRD_WIN_TILE + WILD_COUNT + BIRD,
         GENERIC_FUNCTIONS,
         doc="which seat one bird tile points at",
     ),

@@ -61,9 +61,7 @@ def read_scenario(path: str | os.PathLike[str], tileset: TileSet = EVERY) -> Sce
     return _Reader(load_file(path), str(path), tileset).scenario()
 
 
-def read_scenario_text(
-    text: str, name: str = "<scenario>", tileset: TileSet = STANDARD
-) -> Scenario:
+def read_scenario_text(text: str, name: str = "<scenario>", tileset: TileSet = EVERY) -> Scenario:
     return _Reader(load_text(text, name), name, tileset).scenario()
 
 

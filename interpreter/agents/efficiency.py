@@ -175,6 +175,8 @@ class EfficiencyAgent:
                 s, live = reading.live_accepted(view, keys, m + 1, None, visible)
             else:
                 rows = discard_table(keys, m + 1, visible, None, wilds=view.wilds)
+                if not rows:  # it would leave nothing but wilds to throw
+                    continue
                 counts = shapes.counts_of(keys)
                 row = reading.first_legal(rows, {r.discard for r in rows}, void, counts)
                 s, live = row.shanten, row.live_total

@@ -145,11 +145,15 @@ class ValueAgent:
     ) -> tuple[Tile, float]:
         m = len(melds)
         rows = discard_table(keys, m, ctx.visible, ctx.form(m), wilds=ctx.view.wilds)
+        if not rows:  # nothing but wilds left to throw
+            return min(allowed, default=-1), 0.0
         counts = shapes.counts_of(keys)
         fast = reading.first_legal(rows, allowed, ctx.void, counts)
         if ctx.void is not None and any(counts[ctx.void * RANKS : ctx.void * RANKS + RANKS]):
             rows = [r for r in rows if r.discard // RANKS == ctx.void]
         rows = [r for r in rows if r.discard in allowed and r.shanten <= rows[0].shanten + 1]
+        if not rows:  # only a wild may go (a locked hand)
+            return fast.discard, 0.0
         targets = ctx.targets(keys, melds)
         scored = [
             (ctx.score(shapes.add_tile(keys, r.discard, -1), melds, r, targets), r)

@@ -250,6 +250,8 @@ class Game:
             found.update(p.flowers)
         found.update(t.kong_tiles)
         found.update(t.birds_taken)
+        if t.indicator is not None:
+            found[t.indicator] += 1
         return found
 
 

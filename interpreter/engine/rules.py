@@ -97,7 +97,6 @@ class Rules:
         self.wild_indicator = wilds.get("indicator", "none") != "none"
         """Whether a tile turned up after the deal names the wild tile (``with_wilds``)."""
         self.wild_claimable = bool(wilds.get("claimable", False))
-        self.wild_stand_for = wilds.get("stand_for", "any")
         self.wilds = frozenset(ts.wilds)
         """The wild tiles (癞子) of every hand; empty without any or until an indicator."""
         claims = rs.get("claims") or {}
