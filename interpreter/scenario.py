@@ -24,7 +24,7 @@ KEYS = (
     "version", "ruleset", "options", "players", "dealer", "dealers", "wins", "birds",
     "bird_dice", "kongs", "in_game", "unfinished", "source", "quote", "note", "expect",
     "document_arithmetic_wrong", "unsupported", "choices", "kong_provider", "last_tile_taker",
-    "last_tile_offered", "visible", "false_wins", "escape",
+    "last_tile_offered", "visible", "false_wins", "escape", "wilds",
 )  # fmt: skip
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
 TABLE_SEATS = ("kong_provider", "last_tile_taker", "last_tile_offered")
@@ -117,6 +117,8 @@ class _Reader:
             name: self.seat(root.value[name], players) for name in TABLE_SEATS if name in root.value
         }
         visible = self.tiles_list(root.value.get("visible"))
+        wilds = root.value.get("wilds")
+        chosen = None if wilds is None else tuple(t for t, _ in self.tiles_list(wilds))
         choices = self.choices(root.value.get("choices"), players)
         self.consistent(wins, unfinished, in_game, in_game_node)
         self.penalties_consistent(root, penalties, unfinished, in_game)
@@ -136,6 +138,7 @@ class _Reader:
             visible=tuple(t for t, _ in visible),
             **table,
             choices=choices,
+            wilds=chosen,
             **penalties,
         )
         return Scenario(

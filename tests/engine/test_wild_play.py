@@ -170,3 +170,22 @@ def test_settlement_refuses_what_the_room_leaves_out(settings: str, win: str) ->
     scenario = read_scenario_text(text)
     with pytest.raises(SettlementError, match="does not win"):
         settle(load("hunan/hongzhong", settings=scenario.settings()), scenario.hand)
+
+
+def test_a_scenario_names_the_wild_an_indicator_chose(tmp_path: Path) -> None:
+    path = tmp_path / "indicator.yaml"
+    path.write_text(
+        "extends: hunan/hongzhong\nruleset: {id: indicator}\n"
+        "tiles: {honours: false, wilds: {tiles: [], indicator: next, stand_for: any}}\n",
+        encoding="utf-8",
+    )
+    ruleset = load(str(path))
+    # 6m is wild: it stands for 8s (789s).  Without it named, the hand does not win.
+    text = (
+        f"ruleset: {path}\ndealer: 0\nwins:\n- seat: 1\n  hand: 123m 999m 456p 55s 7s 9s 6m\n"
+        "  win_tile: 9s\nbirds: [2m, 3m, 4p, 6s, 7s]\n"
+    )
+    with pytest.raises(SettlementError, match="does not win"):
+        settle(ruleset, read_scenario_text(text).hand)
+    result = settle(ruleset, read_scenario_text(text + "wilds: [6m]\n").hand)
+    assert result.deltas == [-2, 6, -2, -2]  # a plain self-draw, 2 from each, no bird hit
