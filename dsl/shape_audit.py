@@ -92,7 +92,7 @@ def _unshaped_hand(
         left[tile] -= 1
         concealed.append(tile)
     if tileset.wilds and rng.random() < 0.3:  # a few of them wild (up to every copy)
-        for i in rng.sample(range(len(concealed)), rng.randint(1, tileset.copies)):
+        for i in rng.sample(range(len(concealed)), min(len(concealed), rng.randint(1, 4))):
             concealed[i] = tileset.wilds[0]
     core = hand_core()
     keys = core.keys_of(tileset.counts(concealed), tileset)
