@@ -189,3 +189,24 @@ def test_a_scenario_names_the_wild_an_indicator_chose(tmp_path: Path) -> None:
         settle(ruleset, read_scenario_text(text).hand)
     result = settle(ruleset, read_scenario_text(text + "wilds: [6m]\n").hand)
     assert result.deltas == [-2, 6, -2, -2]  # a plain self-draw, 2 from each, no bird hit
+
+
+def test_a_ready_check_counts_a_hand_ready_through_its_wild(tmp_path: Path) -> None:
+    """查叫-like payments at a drawn end read readiness with the wilds: 123m 456p 789s 11p 2s
+    and a 红中 waits on every tile that makes 2s a meld (the wild stands for the rest)."""
+    path = tmp_path / "ready.yaml"
+    path.write_text(
+        "extends: hunan/hongzhong\nruleset: {id: ready}\npayments:\n  chajiao:\n"
+        "    at: wall_end\n    payers: seats_where(players_in_game, not ready(it))\n"
+        "    payees: seats_where(players_in_game, ready(it))\n    amount: least_win(payee)\n"
+        "    reason: ready check\n    source: house rule\n",
+        encoding="utf-8",
+    )
+    ruleset = load(str(path), settings=["dianpao=true"])  # least_win: won on a discard
+    text = (
+        f"ruleset: {path}\ndealer: 0\nunfinished:\n"
+        "- {seat: 0, hand: 123m 456p 789s 11p 2s 中}\n- {seat: 1, hand: 13579m 2468p 1357s}\n"
+    )
+    result = settle(ruleset, read_scenario_text(text).hand)
+    # Seat 0 is ready: seat 1, not ready, pays its least win on a discard (平胡, 1).
+    assert result.deltas == [1, -1, 0, 0]
