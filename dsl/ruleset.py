@@ -40,7 +40,7 @@ from dsl.problems import (
 from dsl.structure import MOMENTS, SECTIONS, Context, ExprSource, check
 from dsl.types import BOOL, INT, SEAT, SUIT, TILE, collection
 from dsl.yaml_source import Node, load_file, load_text
-from handcore.tiles import FLOWERS, HONOURS, STANDARD, TileSet
+from handcore.tiles import EVERY, FLOWERS, HONOURS, STANDARD, TileError, TileSet
 
 MAX_EXTENDS_DEPTH = 8
 ROOT_ENV = "MJRULES_RULESETS"
@@ -641,7 +641,7 @@ def _build(
     if problems.has_errors:
         return None
     if compile:
-        _audit_shapes(data, compiled, ctx, options, merged)
+        _audit_shapes(data, compiled, ctx, options, merged, tileset)
     frozen = _freeze(data, compiled, ())
     return Ruleset(
         id=the_id,
@@ -668,19 +668,82 @@ def tileset_of(tiles: Mapping[str, Any]) -> TileSet:
         missing=tuple(i for i, s in enumerate(s.letter for s in STANDARD.suits) if s not in suits),
         honours=_numbers(tiles.get("honours"), HONOURS),
         flowers=_numbers(tiles.get("flowers"), FLOWERS),
+        wilds=tuple(_wild_tile(name) for name in (tiles.get("wilds") or {}).get("tiles") or ()),
     )
+
+
+def _wild_tile(name: str) -> int:
+    """The tile a wild tile's name names; a ValueError when it is not one tile."""
+    try:
+        found = EVERY.parse(name)
+    except TileError as error:
+        raise ValueError(f"'{name}' is not a tile: {error}") from None
+    if len(found) != 1:
+        raise ValueError(f"'{name}' is {len(found)} tiles, not one")
+    return found[0]
 
 
 def _tileset(tiles: Mapping[str, Any], ctx: Context, root: Node) -> TileSet:
     """The tile set the ``tiles`` section declares (the standard one when it has errors)."""
     try:
-        return tileset_of(tiles)
+        found = tileset_of({**tiles, "wilds": None})
     except ValueError as error:
         if not ctx.abstract:
             ctx.problems.error(
                 f"no tile set: {error}", _where(ctx, ("tiles",), root), expected="a suit in play"
             )
         return STANDARD
+    wilds = tiles.get("wilds") or {}
+    chosen: list[int] = []
+    for i, name in enumerate(wilds.get("tiles") or ()):
+        if name is None:
+            continue
+        where = _where(ctx, ("tiles", "wilds", "tiles", i), root)
+        try:
+            tile = _wild_tile(name)
+        except ValueError as error:
+            ctx.problems.error(str(error), where, expected="one tile, such as 中, 5z or 1m")
+            continue
+        if tile not in found.in_play or found.is_flower(tile):
+            ctx.problems.error(
+                f"wild tile {EVERY.name(tile)} is "
+                + (
+                    "a flower: flowers are never wild"
+                    if found.is_flower(tile)
+                    else "not in this tile set"
+                ),
+                where,
+                expected="a tile in play: " + found.format(found.in_play),
+            )
+        else:
+            chosen.append(tile)
+    if chosen and wilds.get("indicator", "none") != "none":
+        ctx.problems.error(
+            "wild tiles are either fixed (tiles) or chosen at the deal (indicator), not both",
+            _where(ctx, ("tiles", "wilds", "indicator"), root),
+            expected="indicator: none, or no tiles",
+        )
+    problem = _wild_stand_problem(found, wilds.get("stand_for", "any"), set(chosen))
+    if problem and (chosen or wilds.get("indicator", "none") != "none"):
+        ctx.problems.error(
+            problem, _where(ctx, ("tiles", "wilds", "stand_for"), root),
+            expected="stand_for: any with all seven honours or none; suited with wild honours only",
+        )  # fmt: skip
+    return replace(found, wilds=tuple(dict.fromkeys(chosen)))
+
+
+def _wild_stand_problem(tileset: TileSet, stand_for: str, wild: set[int]) -> str | None:
+    """Why the hand tables cannot read wilds standing for ``stand_for`` in ``tileset``
+    (None: they can): they complete the honour block as a whole, or leave it out."""
+    honours = {t for t in tileset.in_play if tileset.is_honour(t)}
+    if stand_for == "suited" and not honours <= wild:
+        return "wilds standing for suited tiles only need no honours in play but wild ones"
+    if stand_for == "any" and honours and len(honours) != HONOURS.size:
+        return (
+            "wilds standing for any tile need all seven honours in play or none "
+            f"(this set has {len(honours)}); with only wild honours write stand_for: suited"
+        )
+    return None
 
 
 def _numbers(names: Any, block: Any) -> tuple[int, ...]:
@@ -914,6 +977,7 @@ def _audit_shapes(
     ctx: Context,
     options: Mapping[str, Option],
     root: Node,
+    tileset: TileSet,
 ) -> None:
     """Every hand type needs a winning shape unless it says ``shape: none`` (see shape_audit)."""
     from dsl.shape_audit import describe, needs_shape, witness
@@ -936,7 +1000,7 @@ def _audit_shapes(
             continue
         if needs_shape(when.ast):
             continue
-        found = witness(when, values, players)
+        found = witness(when, values, players, tileset)
         if found is not None:
             ctx.problems.error(
                 f"hands.{name} holds on a hand with no winning shape, which it would make a "

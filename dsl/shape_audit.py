@@ -91,9 +91,14 @@ def _unshaped_hand(
         tile = rng.choice(pool)
         left[tile] -= 1
         concealed.append(tile)
+    if tileset.wilds and rng.random() < 0.3:  # a few of them wild (up to every copy)
+        for i in rng.sample(range(len(concealed)), min(len(concealed), rng.randint(1, 4))):
+            concealed[i] = tileset.wilds[0]
     core = hand_core()
-    keys = core.keys_of(tileset.counts(concealed))
-    if core.is_complete(keys) or (not melds and core.seven_pairs(keys) is not None):
+    keys = core.keys_of(tileset.counts(concealed), tileset)
+    bare, wilds = core.without_wilds(keys, tileset)
+    complete = core.is_complete_with_wilds(bare, wilds) if wilds else core.is_complete(bare)
+    if complete or (not melds and core.seven_pairs(bare, "quads", wilds) is not None):
         return None
     self_draw = rng.random() < 0.5
     after_kong = rng.random() < 0.2

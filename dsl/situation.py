@@ -197,8 +197,21 @@ class Situation:
     # Facts about the hand, computed on first use.
 
     @cached_property
+    def bare(self) -> tuple[Keys, int]:
+        """The concealed keys without the wild tiles (``tileset.wilds``), and how many of them
+        the concealed hand holds: the hand as its shapes are read."""
+        return hand_core().without_wilds(self.keys, self.tileset)
+
+    @cached_property
+    def wilds(self) -> int:
+        """The wild tiles the hand holds, melds included."""
+        wild = self.tileset.wilds
+        return self.bare[1] + sum(t in wild for m in self.melds for t in m.tiles) if wild else 0
+
+    @cached_property
     def concealed_tiles(self) -> tuple[Tile, ...]:
-        return tuple(self.tileset.tiles_of(hand_core().counts_of(self.keys)))
+        """The concealed tiles other than wilds (``wilds`` counts those)."""
+        return tuple(self.tileset.tiles_of(hand_core().counts_of(self.bare[0])))
 
     @cached_property
     def all_tiles(self) -> tuple[Tile, ...]:
@@ -238,10 +251,19 @@ class Situation:
 
     @cached_property
     def splits(self) -> tuple[Split, ...]:
-        """Every way to read the hand as a pair and melds, declared melds included."""
+        """Every way to read the hand as a pair and melds, declared melds included; with
+        wilds, every way they may stand for tiles."""
+        return self._splits(*self.bare)
+
+    @cached_property
+    def hard_splits(self) -> tuple[Split, ...]:
+        """The readings in which every wild stands for itself (硬: no substitutes)."""
+        return self._splits(self.keys, 0) if self.bare[1] else self.splits
+
+    def _splits(self, keys: Keys, wilds: int) -> tuple[Split, ...]:
         return tuple(
             Split(d.pair, tuple(HandMeld(m.kind, m.tile, True) for m in d.melds) + self.melds)
-            for d in hand_core().decompositions(self.keys)
+            for d in hand_core().decompositions(keys, wilds)
         )
 
     @cached_property

@@ -1341,6 +1341,50 @@ STRUCTURE = Record(
                 zh="花牌",
                 example="[seasons, plants]",
             ),
+            Field(
+                "wilds",
+                Record(
+                    "Wild tiles (癞子): each copy held stands for a tile of the holder's choice.",
+                    Field(
+                        "tiles",
+                        ListOf(Str(what="a tile name")),
+                        "The wild tiles, fixed for every hand, by name (中, 5z, 1m): every copy "
+                        "of each is wild.",
+                        default=(),
+                        zh="癞子牌",
+                        example="[中]",
+                    ),
+                    Field(
+                        "indicator",
+                        Choice("none", "next"),
+                        "Or chosen at the deal: none, or next (a tile is turned up from the "
+                        "front of the wall after the deal and set aside face up; the tile after "
+                        "it in order is wild: 9 is followed by 1, 北 by 东, 白 by 中).",
+                        default="none",
+                        zh="翻牌定癞子",
+                    ),
+                    Field(
+                        "stand_for",
+                        Choice("any", "suited"),
+                        "What a wild may stand for: any tile of the set (its own tile "
+                        "included; needs all seven honours in play or none), or suited tiles "
+                        "only (needs no honours in play but wild ones).",
+                        default="any",
+                        zh="代替",
+                    ),
+                    Field(
+                        "claimable",
+                        Bool(),
+                        "Whether a discarded wild may be claimed, to win or to meld.  A wild is "
+                        "never part of a declared kong.",
+                        default=False,
+                        zh="可吃碰胡",
+                    ),
+                    zh="癞子",
+                ),
+                "Wild tiles (癞子); none by default.",
+                zh="癞子",
+            ),
             zh="牌",
         ),
         "The tile set.",

@@ -258,6 +258,16 @@ HOW_WON = (
     ),
 )
 
+WILD_COUNT = (
+    NameEntry(
+        "wilds",
+        INT,
+        "how many wild tiles (癞子, tiles.wilds) the hand holds, melds included; the other "
+        "names of the hand's tiles leave them out",
+        lambda s: s.wilds,
+    ),
+)
+
 HAND_SHAPE = (
     NameEntry(
         "tiles",
@@ -285,6 +295,7 @@ HAND_SHAPE = (
     ),
     NameEntry("kongs", collection(MELD), "the declared kongs, concealed or not", lambda s: s.kongs),
     NameEntry("suits", collection(SUIT), "the suits present in the hand", lambda s: s.suits),
+    *WILD_COUNT,
     NameEntry(
         "roots",
         collection(TILE),
@@ -299,6 +310,13 @@ HAND_SHAPE = (
     ),
 )
 
+
+def _waits(s: Situation) -> tuple[int, ...]:
+    core = hand_core()
+    keys, wilds = core.without_wilds(s.without_win_tile(), s.tileset)
+    return tuple(core.waits(keys, "quads", s.tileset.copies, wilds=wilds))
+
+
 _WAIT_DOCS = {
     "single": "the wait on the pair's tile (单钓)",
     "closed": "the wait on the middle of a run (卡张)",
@@ -311,7 +329,7 @@ WAITS = (
         "waits",
         collection(TILE),
         "the tiles the hand waited on before the winning tile (听)",
-        lambda s: tuple(hand_core().waits(s.without_win_tile(), "quads", s.tileset.copies)),
+        _waits,
     ),
     NameEntry(
         "wait_shapes",
@@ -631,13 +649,15 @@ def _max(s: Situation, items: Iterable, value: Callable) -> int:
     return max((value(x) for x in items), default=0)
 
 
-def _standard(s: Situation, pair: Callable, melds: Callable) -> bool:
-    return any(pair(split.pair) and all(melds(m) for m in split.melds) for split in s.splits)
+def _standard(s: Situation, pair: Callable, melds: Callable, substitutes: bool) -> bool:
+    splits = s.splits if substitutes else s.hard_splits
+    return any(pair(split.pair) and all(melds(m) for m in split.melds) for split in splits)
 
 
-def _seven_pairs(s: Situation, quads: bool) -> bool:
+def _seven_pairs(s: Situation, quads: bool, substitutes: bool) -> bool:
     form = "quads" if quads else "distinct"
-    return not s.melds and hand_core().seven_pairs(s.keys, form) is not None
+    keys, wilds = s.bare if substitutes else (s.keys, 0)
+    return not s.melds and hand_core().seven_pairs(keys, form, wilds) is not None
 
 
 def _held(s: Situation, tile: int) -> int:
@@ -714,6 +734,13 @@ GENERIC_FUNCTIONS = (
     ),
 )
 
+_SUBSTITUTES = Param(
+    "substitutes",
+    BOOL,
+    "whether a wild may stand for another tile (false: every wild is read as itself, 硬)",
+    default=True,
+)
+
 HAND_FUNCTIONS = (
     Function(
         "standard",
@@ -726,6 +753,7 @@ HAND_FUNCTIONS = (
                 subject=MELD,
                 **_TRUE,
             ),
+            _SUBSTITUTES,
         ),
         BOOL,
         "whether the hand splits into melds and a pair, in some way passing both conditions",
@@ -734,7 +762,10 @@ HAND_FUNCTIONS = (
     ),
     Function(
         "seven_pairs",
-        (Param("quads", BOOL, "whether four of a kind may count as two pairs", default=True),),
+        (
+            Param("quads", BOOL, "whether four of a kind may count as two pairs", default=True),
+            _SUBSTITUTES,
+        ),
         BOOL,
         "whether the concealed hand is seven pairs (no melds)",
         _seven_pairs,
@@ -918,12 +949,12 @@ SECTIONS: Mapping[str, Section] = {
         doc="how much one payer pays, once the hand types are found",
     ),
     "bird_count": Section(
-        _BEFORE_BIRDS + _BIRD_WIN_TILE + _LAST_TILE,
+        _BEFORE_BIRDS + _BIRD_WIN_TILE + _LAST_TILE + WILD_COUNT,
         GENERIC_FUNCTIONS,
-        doc="how many birds and where from, before they are drawn",
+        doc="how many birds and where from, before they are drawn (wilds: the first winner's)",
     ),
     "bird_seat": Section(
-        _BEFORE_BIRDS + _BIRD_WIN_TILE + BIRD,
+        _BEFORE_BIRDS + _BIRD_WIN_TILE + WILD_COUNT + BIRD,
         GENERIC_FUNCTIONS,
         doc="which seat one bird tile points at",
     ),

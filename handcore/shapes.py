@@ -108,6 +108,45 @@ def keys_of_tiles(tiles: Iterable[Tile], tileset: TileSet = STANDARD) -> Keys:
     return tuple(keys)
 
 
+@cache
+def _wild_layout(tileset: TileSet) -> tuple[tuple[tuple[int, int], ...], int | None]:
+    """Where a tile set's wild tiles sit in the keys (block, power of the rank), and the
+    block to cut the keys at when the only honours in play are wild (their block then holds
+    nothing, and a wild must not stand for an honour there)."""
+    places = tuple((tile // RANKS, POW[tile % RANKS]) for tile in tileset.wilds)
+    block = tileset.honour_block
+    honours = {t for t in tileset.in_play if tileset.is_honour(t)}
+    return places, block if block is not None and honours <= set(tileset.wilds) else None
+
+
+def without_wilds(keys: Keys, tileset: TileSet) -> tuple[Keys, int]:
+    """A hand's keys without its wild tiles (``tileset.wilds``), and how many it holds: the
+    form every shape question takes a hand with wilds in (``wilds=``)."""
+    if not tileset.wilds:
+        return keys, 0
+    places, cut = _wild_layout(tileset)
+    bare = list(keys)
+    held = 0
+    for block, power in places:
+        if block < len(bare):
+            n = (bare[block] // power) % 5
+            held += n
+            bare[block] -= n * power
+    return tuple(bare[:cut] if cut is not None else bare), held
+
+
+def with_wilds(keys: Keys, wilds: int, tileset: TileSet) -> Keys:
+    """``keys`` (``without_wilds`` of a hand) with ``wilds`` copies of the set's first wild
+    tile put back: a hand as held, for the questions that read its tiles."""
+    tile = tileset.wilds[0]
+    block = tile // RANKS
+    full = list(keys)
+    while len(full) <= block:
+        full.append(HONOUR if len(full) == tileset.honour_block else 0)
+    full[block] += wilds * POW[tile % RANKS]
+    return tuple(full)
+
+
 def counts_of(keys: Keys) -> list[int]:
     """The count vector of per-suit keys."""
     return [(key // p) % 5 for key in keys for p in POW]

@@ -100,6 +100,9 @@ class TileSet:
     """Flower numbers in play (1 春 ... 8 菊), one copy each; drawn and replaced in play."""
     missing: tuple[int, ...] = ()
     """Indexes of suits with no tiles in play."""
+    wilds: tuple[Tile, ...] = ()
+    """The wild tiles (癞子), by id: each copy held stands for a tile of the hand's choice
+    (``handcore.shapes.without_wilds`` says which)."""
     _suffix: dict[str, int] = field(init=False, repr=False, compare=False)
     _glyph: dict[str, Tile] = field(init=False, repr=False, compare=False)
     _in_play: frozenset[Tile] = field(init=False, repr=False, compare=False)
@@ -146,6 +149,10 @@ class TileSet:
             in_play += [self.honour_block * RANKS + n - 1 for n in sorted(self.honours)]
         if self.flowers:
             in_play += [self.flower_block * RANKS + n - 1 for n in sorted(self.flowers)]
+        if not set(self.wilds) <= set(in_play) or any(
+            tile // RANKS == self.flower_block for tile in self.wilds
+        ):
+            raise ValueError("a wild tile is a tile in play, not a flower")
         object.__setattr__(self, "_suffix", suffix)
         object.__setattr__(self, "_glyph", glyph)
         object.__setattr__(self, "_in_play", frozenset(in_play))

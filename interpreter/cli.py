@@ -186,6 +186,8 @@ def advise(
     try:
         me, deals = parse_seat(seat), parse_seat(dealer)
         wild_tile = parse_wild(wild, tileset)
+        if wild_tile is None and tileset.wilds:  # the ruleset's own wild tile (tiles.wilds)
+            wild_tile = tileset.wilds[0]
         discards = {}
         for item in rivers:
             who, sep, text = item.partition(":")

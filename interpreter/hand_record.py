@@ -92,6 +92,8 @@ class HandRecord:
     """The seat that left the hand before its end (逃跑), for the rules at escape."""
     wall_left: int = 0
     """The tiles left to draw when ``leaver`` left."""
+    wilds: tuple[Tile, ...] | None = None
+    """The wild tiles chosen at the deal (``tiles.wilds.indicator``); None: the ruleset's."""
 
     def __post_init__(self) -> None:
         if not self.dealers:

@@ -189,9 +189,14 @@ def context_flags(context: frozenset[str]) -> tuple[bool, bool, bool, bool]:
     return found
 
 
-def has_shape(keys: tuple[int, ...], melds: int) -> bool:
-    """Whether ``standard()`` or ``seven_pairs()`` may hold: the hand is complete, or seven
-    pairs with no melds.  The unshaped forms (``necessary``) are for hands without."""
+def has_shape(keys: tuple[int, ...], melds: int, wilds: int = 0) -> bool:
+    """Whether ``standard()`` or ``seven_pairs()`` may hold: the hand (``keys`` and ``wilds``
+    wild tiles) is complete, or seven pairs with no melds.  The unshaped forms
+    (``necessary``) are for hands without."""
+    if wilds:
+        return shapes.is_complete_with_wilds(keys, wilds) or (
+            melds == 0 and shapes.seven_pairs(keys, "quads", wilds) is not None
+        )
     return shapes.is_complete(keys) or (melds == 0 and shapes.seven_pairs(keys) is not None)
 
 
@@ -199,6 +204,8 @@ def probe_of_situation(situation: Any) -> Probe | None:
     """The probe of a situation's hand; None when it holds a tile more than four times,
     melds included (no dealt hand does, a bot's guess may): the tests are not for it."""
     s = situation
+    if s.tileset.wilds:  # its tests read tiles, not what wilds stand for
+        return None
     melds = tuple(s.melds)
     if melds:
         *c, _ = held_masks(s.keys)

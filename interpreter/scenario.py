@@ -16,7 +16,7 @@ from typing import Any
 from dsl.problems import Location, Problems, RulesetError, nearest
 from dsl.situation import HandMeld, read_meld
 from dsl.yaml_source import Node, load_file, load_text
-from handcore.tiles import STANDARD, Tile, TileError, TileSet
+from handcore.tiles import EVERY, STANDARD, Tile, TileError, TileSet
 from interpreter.hand_record import CONTEXTS, KONG_KINDS, HandRecord, Kong, Unfinished, Win
 
 FORMAT_VERSION = 1
@@ -24,7 +24,7 @@ KEYS = (
     "version", "ruleset", "options", "players", "dealer", "dealers", "wins", "birds",
     "bird_dice", "kongs", "in_game", "unfinished", "source", "quote", "note", "expect",
     "document_arithmetic_wrong", "unsupported", "choices", "kong_provider", "last_tile_taker",
-    "last_tile_offered", "visible", "false_wins", "escape",
+    "last_tile_offered", "visible", "false_wins", "escape", "wilds",
 )  # fmt: skip
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
 TABLE_SEATS = ("kong_provider", "last_tile_taker", "last_tile_offered")
@@ -54,14 +54,14 @@ class Scenario:
         ]
 
 
-def read_scenario(path: str | os.PathLike[str], tileset: TileSet = STANDARD) -> Scenario:
-    """Read and check a scenario file; raise ScenarioError listing every problem."""
+def read_scenario(path: str | os.PathLike[str], tileset: TileSet = EVERY) -> Scenario:
+    """Read and check a scenario file; raise ScenarioError listing every problem.  By
+    default it may name any tile (honours, for a ruleset that plays them): settlement refuses
+    a tile its ruleset does not play."""
     return _Reader(load_file(path), str(path), tileset).scenario()
 
 
-def read_scenario_text(
-    text: str, name: str = "<scenario>", tileset: TileSet = STANDARD
-) -> Scenario:
+def read_scenario_text(text: str, name: str = "<scenario>", tileset: TileSet = EVERY) -> Scenario:
     return _Reader(load_text(text, name), name, tileset).scenario()
 
 
@@ -117,6 +117,8 @@ class _Reader:
             name: self.seat(root.value[name], players) for name in TABLE_SEATS if name in root.value
         }
         visible = self.tiles_list(root.value.get("visible"))
+        wilds = root.value.get("wilds")
+        chosen = None if wilds is None else tuple(t for t, _ in self.tiles_list(wilds))
         choices = self.choices(root.value.get("choices"), players)
         self.consistent(wins, unfinished, in_game, in_game_node)
         self.penalties_consistent(root, penalties, unfinished, in_game)
@@ -136,6 +138,7 @@ class _Reader:
             visible=tuple(t for t, _ in visible),
             **table,
             choices=choices,
+            wilds=chosen,
             **penalties,
         )
         return Scenario(

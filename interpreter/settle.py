@@ -134,7 +134,7 @@ def payee_json(payee: int) -> int | str:
 def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
     """Settle every win of the scenario, then the payment rules of its moments."""
     _check_table(ruleset, scenario)
-    tileset = ruleset.tileset
+    tileset = tiles_of_hand(ruleset, scenario)
     options = _options(ruleset)
     winners = frozenset(w.seat for w in scenario.wins)
     hits, bird_tiles = _bird_hits(ruleset, scenario, options)
@@ -184,6 +184,13 @@ def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
     return Settlement(
         scenario.players, tuple(wins), tuple(payments), hits, len(taken), tuple(gone.values())
     )
+
+
+def tiles_of_hand(ruleset: Ruleset, scenario: HandRecord) -> TileSet:
+    """The ruleset's tile set, with the wild tiles chosen at the deal of this hand."""
+    if scenario.wilds is None:
+        return ruleset.tileset
+    return replace(ruleset.tileset, wilds=scenario.wilds)
 
 
 def settle_hand_end(ruleset: Ruleset, scenario: HandRecord, winners: frozenset[int]) -> Settlement:
@@ -384,7 +391,7 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
     found_with: dict[str, list[Situation]] = {}
     for situation in situations:
         probe = prefilter.probe_of_situation(situation)
-        shaped = prefilter.has_shape(situation.keys, len(situation.melds))
+        shaped = prefilter.has_shape(situation.bare[0], len(situation.melds), situation.bare[1])
         for kind in _hand_types_of(ruleset):
             need = kind.shaped_need if shaped else kind.unshaped_need
             if need is not None and probe is not None and not need(probe):
@@ -602,13 +609,17 @@ def _bird_hits(
     if not birds or not scenario.wins:  # birds are for a win
         return {}, ()
     first = scenario.wins[0]
+    win_tile = first.win_tiles[0] if first.win_tiles else None
     base = _table(
         scenario,
         options,
         winner=first.seat,
         discarder=first.discarder,
-        win_tile=first.win_tiles[0] if first.win_tiles else None,
+        win_tile=win_tile,
         last_tile="last_tile" in first.context,
+        tiles=(*first.concealed, *first.win_tiles[:1]),
+        melds=first.melds,
+        tileset=tiles_of_hand(ruleset, scenario),
     )
     count = int(birds["count"](base))
     tiles: list[Tile] = list(scenario.birds)
@@ -764,9 +775,9 @@ class _Hands:
         if seat not in self.waits:
             hand = self.hand(seat)
             found: list[Tile] = []
-            ts = self.ruleset.tileset
-            keys = shapes.keys_of_tiles(hand.concealed, ts)
-            for tile in shapes.waits(keys, "quads", ts.copies, ts.playable()):
+            ts = tiles_of_hand(self.ruleset, self.scenario)
+            keys, wilds = shapes.without_wilds(shapes.keys_of_tiles(hand.concealed, ts), ts)
+            for tile in shapes.waits(keys, "quads", ts.copies, ts.playable(), wilds):
                 try:
                     self.win(hand, tile, None)
                 except SettlementError:
@@ -787,7 +798,7 @@ class _Hands:
                                bird_dice=())  # fmt: skip
         situation = _situation(
             self.end, win, tile, frozenset({hand.seat}), _options(self.ruleset), {},
-            self.ruleset.tileset,
+            tiles_of_hand(self.ruleset, self.scenario),
         )  # fmt: skip
         known = self.derived.setdefault((hand.seat, tile), {})
         situation.__dict__.update(known)

@@ -204,7 +204,7 @@ class Valuer:
             keys=keys, melds=melds, win_tile=tile, self_draw=facts.self_draw,
             context=facts.context, winner=facts.winner, discarder=facts.discarder,
             dealer=facts.dealer, players=facts.players, players_in_game=facts.in_game,
-            options=self.options,
+            options=self.options, tileset=self.rules.tileset,
         )  # fmt: skip
         derived = self._derived.get(candidate)
         if derived is None:

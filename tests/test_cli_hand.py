@@ -86,6 +86,13 @@ def test_advise_with_wilds_gives_the_shape_and_a_discard():
     assert "recommend 1s" in result.stdout  # keeps 5s* open on 3s 4s 6s 7s
 
 
+def test_advise_reads_the_rulesets_own_wild_tile():
+    result = run("advise", "hunan/hongzhong", "123m 456p 789s 11p 1s 5s 中")
+    assert result.returncode == 0, result.stderr
+    assert "1 wild(s) (* = 5z)" in result.stdout  # 红中 is wild there: never a plain 5z
+    assert "recommend 1s" in result.stdout
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -116,7 +116,7 @@ class DefensiveAgent(EfficiencyAgent):
         threats = self.threats(seen.obs, view, seen.facts) if self.defence > 0 else {}
         if threats and max(threats.values()) * self.defence > _CLAIM_THREAT:
             m = len(view.melds)
-            if shapes.shanten(view.keys, m, self.form(seen.facts, m)) >= 2:
+            if shapes.shanten(view.keys, m, self.form(seen.facts, m), view.wilds) >= 2:
                 return PASS
         return super().claim(seen, legal)
 

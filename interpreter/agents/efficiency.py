@@ -86,7 +86,7 @@ class EfficiencyAgent:
 
     def table(self, view: View, facts: Any, visible: Sequence[int]) -> list[DiscardOption]:
         m = len(view.melds)
-        return discard_table(view.keys, m, visible, self.form(facts, m))
+        return discard_table(view.keys, m, visible, self.form(facts, m), wilds=view.wilds)
 
     # --- the contract -------------------------------------------------------------------------
 
@@ -99,7 +99,8 @@ class EfficiencyAgent:
         seen = self._setup(obs)
         if "take" in kinds:
             m = len(seen.view.melds)
-            ready = shapes.shanten(seen.view.keys, m, self.form(seen.facts, m)) == 0
+            form = self.form(seen.facts, m)
+            ready = shapes.shanten(seen.view.keys, m, form, seen.view.wilds) == 0
             return kinds["take"][0] if ready else PASS
         if "discard" in kinds:
             return self.turn(seen, legal, kinds)
@@ -117,7 +118,7 @@ class EfficiencyAgent:
         view, facts, void, visible = seen.view, seen.facts, seen.void, seen.visible
         choice = self.discard(seen, legal)
         kongs = [a for a in kinds.get("kong", ()) if a.tile // 9 != void]
-        if kongs and self.kong_policy != "never":
+        if kongs and self.kong_policy != "never" and choice.tile not in view.wild_tiles:
             tiles = sorted({a.tile for a in kongs})
             for t in tiles:
                 options = [a for a in kongs if a.tile == t]
@@ -132,6 +133,7 @@ class EfficiencyAgent:
                     shapes.add_tile(view.keys, choice.tile, -1),
                     len(view.melds),
                     self.form(facts, len(view.melds)),
+                    view.wilds,
                 )
                 if after <= now:
                     return pick
@@ -144,7 +146,7 @@ class EfficiencyAgent:
             return self.kong_again(seen, legal)
         m = len(view.melds)
         form = self.form(facts, m)
-        s_now = shapes.shanten(view.keys, m, form)
+        s_now = shapes.shanten(view.keys, m, form, view.wilds)
         candidates = []
         for a in legal:
             if a.kind not in ("pung", "chow", "kong"):
@@ -162,7 +164,7 @@ class EfficiencyAgent:
                 continue
             keys, _ = reading.claim_keys(view.keys, a, tile)
             # A hand that must discard is as near to ready as its best discard leaves it.
-            if shapes.shanten_standard(keys, m + 1) <= s_now:
+            if shapes.shanten_standard(keys, m + 1, view.wilds) <= s_now:
                 candidates.append((a, keys))
         if not candidates:
             return PASS
@@ -172,7 +174,9 @@ class EfficiencyAgent:
             if a.kind == "kong":
                 s, live = reading.live_accepted(view, keys, m + 1, None, visible)
             else:
-                rows = discard_table(keys, m + 1, visible, None)
+                rows = discard_table(keys, m + 1, visible, None, wilds=view.wilds)
+                if not rows:  # it would leave nothing but wilds to throw
+                    continue
                 counts = shapes.counts_of(keys)
                 row = reading.first_legal(rows, {r.discard for r in rows}, void, counts)
                 s, live = row.shanten, row.live_total
@@ -189,11 +193,12 @@ class EfficiencyAgent:
         view = seen.view
         if self.kong_policy == "never":
             return PASS
-        now = shapes.shanten(view.keys, len(view.melds), None)
+        now = shapes.shanten(view.keys, len(view.melds), None, view.wilds)
         kongs = [a for a in legal if a.kind == "kong"]
         for t in sorted({a.tile for a in kongs}):
             keys, melds, _ = reading.kong_again_keys(view, t)
-            if self.kong_policy == "always" or shapes.shanten(keys, len(melds), None) <= now:
+            after = shapes.shanten(keys, len(melds), None, view.wilds)
+            if self.kong_policy == "always" or after <= now:
                 options = [a for a in kongs if a.tile == t]
                 return options[min(self.kong_option, len(options) - 1)]
         return PASS

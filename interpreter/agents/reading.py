@@ -34,6 +34,12 @@ from interpreter.valuation import WinFacts, valuer
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
 
 
+@cache
+def _with_wilds(tileset: TileSet, wilds: tuple[Tile, ...]) -> TileSet:
+    """The tile set with the wild tiles chosen at a hand's deal."""
+    return replace(tileset, wilds=wilds)
+
+
 def tileset_of(obs: Mapping[str, Any]) -> TileSet:
     """The tiles in play, as the observed ruleset declares them (the 108 without one)."""
     ruleset = obs.get("ruleset")
@@ -61,12 +67,19 @@ class View:
     dealer: int
     in_game: tuple[bool, ...]
     void: int | None
+    wilds: int = 0
+    """The wild tiles (癞子) in the concealed hand: ``keys`` leave them out, as the shape
+    functions take a hand (``wilds=``), and the discard tables never offer them."""
+    wild_tiles: frozenset[Tile] = frozenset()
 
     @classmethod
     def of(cls, obs: dict[str, Any]) -> View:
         seat = obs["seat"]
         tileset = tileset_of(obs)
         counts = tileset.counts(obs["hand"])
+        wilds = tuple(obs.get("wilds", ()))
+        if wilds != tileset.wilds:
+            tileset = _with_wilds(tileset, wilds)
         visible = [0] * tileset.kinds
         for tiles in obs["discards"]:
             for t in tiles:
@@ -83,10 +96,11 @@ class View:
             for t in tiles:
                 visible[t] += 1
         melds = tuple(HandMeld(k, t, c) for k, t, c in shown[seat])
+        keys, held = shapes.without_wilds(shapes.keys_of(counts, tileset), tileset)
         return cls(
             seat,
             counts,
-            shapes.keys_of(counts, tileset),
+            keys,
             melds,
             visible,
             obs["wall"],
@@ -94,6 +108,8 @@ class View:
             obs["dealer"],
             obs["in_game"],
             obs["void"][seat],
+            held,
+            frozenset(tileset.wilds),
         )
 
     def unseen(self, tile: Tile, copies: int = 4) -> int:
@@ -198,6 +214,8 @@ class RuleFacts:
         facts = self.win_facts(view, self_draw, context, discarder)
         if facts is None:
             return 0.0
+        if view.wilds and self.rules.tileset.wilds:  # the hand as held: its wilds put back
+            keys = shapes.with_wilds(keys, view.wilds, self.rules.tileset)
         return self.valuer.win_value(keys, melds, tile, facts)
 
     def win_facts(
@@ -308,7 +326,9 @@ def first_legal(
     for r in rows:
         if r.discard in legal:
             return r
-    raise ValueError("no legal discard in the table")
+    # Only wilds may go (the tables never offer one): a hand locked with a wild drawn.
+    wild = min(legal)
+    return DiscardOption(wild, rows[0].shanten if rows else 0, 0, 0, ())
 
 
 def live_copies(keys: Keys, tile: Tile, visible: Sequence[int], copies: int = 4) -> int:
@@ -322,7 +342,7 @@ def live_accepted(
     """Shanten of a hand about to draw (3n+1 tiles) and the live copies of the tiles that help."""
     from handcore.discards import accepted_tiles
 
-    shanten, masks = accepted_tiles(keys, melds, form)
+    shanten, masks = accepted_tiles(keys, melds, form, wilds=view.wilds)
     live = 0
     for suit, mask in enumerate(masks):
         for rank in range(RANKS):

@@ -114,7 +114,7 @@ class SearchAgent:
             allowed = {a.tile for a in legal if a.kind == "discard"}
             m = len(view.melds)
             rows = [
-                r for r in discard_table(view.keys, m, ctx.visible, ctx.form(m))
+                r for r in discard_table(view.keys, m, ctx.visible, ctx.form(m), wilds=view.wilds)
                 if r.discard in allowed
             ]  # fmt: skip
             if not rows or rows[0].shanten > self.near:
@@ -151,7 +151,7 @@ def _table(obs: Observation) -> Table:
 
 def unseen(t: Table, seat: int) -> Counter[Tile]:
     """The tiles ``seat`` has not seen: the tile set less its own hand and everything
-    face up (melds, discards, tiles won, flowers, tiles set apart, birds)."""
+    face up (melds, discards, tiles won, flowers, tiles set apart, birds, the wilds' indicator)."""
     found = Counter(t.rules.all_tiles)
     found.subtract({tile: n for tile, n in enumerate(t.players[seat].counts) if n})
     for q, p in enumerate(t.players):
@@ -163,6 +163,8 @@ def unseen(t: Table, seat: int) -> Counter[Tile]:
         found.subtract(p.flowers)
     found.subtract(t.kong_tiles)
     found.subtract(t.birds_taken)
+    if t.indicator is not None:
+        found[t.indicator] -= 1
     return found
 
 

@@ -144,11 +144,15 @@ class ValueAgent:
         self, ctx: _Ctx, keys: Keys, melds: tuple[HandMeld, ...], allowed: set[Tile]
     ) -> tuple[Tile, float]:
         rows = ctx.table(keys, len(melds))
+        if not rows:  # nothing but wilds left to throw
+            return min(allowed, default=-1), 0.0
         counts = shapes.counts_of(keys)
         fast = reading.first_legal(rows, allowed, ctx.void, counts)
         if ctx.void is not None and any(counts[ctx.void * RANKS : ctx.void * RANKS + RANKS]):
             rows = [r for r in rows if r.discard // RANKS == ctx.void]
         rows = [r for r in rows if r.discard in allowed and r.shanten <= rows[0].shanten + 1]
+        if not rows:  # only a wild may go (a locked hand)
+            return fast.discard, 0.0
         targets = ctx.targets(keys, melds)
         scored = [(ctx.discard_score(keys, melds, r, targets), r) for r in rows[:8]]
         fast_score = next((s for s, r in scored if r.discard == fast.discard), 0.0)
@@ -250,7 +254,9 @@ class _Ctx:
         memo = (keys, melds)
         found = self._tables.get(memo)
         if found is None:
-            found = self._tables[memo] = discard_table(keys, melds, self.visible, self.form(melds))
+            found = self._tables[memo] = discard_table(
+                keys, melds, self.visible, self.form(melds), wilds=self.view.wilds
+            )
         return found
 
     def discard_score(
@@ -317,7 +323,7 @@ class _Ctx:
     ) -> list[tuple[int, float]]:
         """For a ready hand: (live copies, worth) of each wait the ruleset accepts."""
         found = []
-        for t in shapes.waits(keys, self.form(len(melds)), self.f.copies):
+        for t in shapes.waits(keys, self.form(len(melds)), self.f.copies, wilds=self.view.wilds):
             live = self.live(keys, t)
             if live:
                 value = self.win_value(shapes.add_tile(keys, t), melds, t, context)
@@ -341,7 +347,7 @@ class _Ctx:
     def hand_score(self, keys: Keys, melds: tuple[HandMeld, ...]) -> float:
         """The score of a hand about to draw (3n+1 tiles)."""
         m = len(melds)
-        if shapes.shanten(keys, m, self.form(m)) == 0:
+        if shapes.shanten(keys, m, self.form(m), self.view.wilds) == 0:
             return self.ready_value(keys, melds)[0]
         s, live = reading.live_accepted(self.view, keys, m, self.form(m), self.visible)
         return self._far_score(keys, melds, s, live, self.targets(keys, melds))

@@ -19,6 +19,7 @@ from typing import Any
 from dsl.errors import EvaluationError
 from dsl.ruleset import Ruleset
 from dsl.shape_audit import describe
+from dsl.situation import NOBODY
 from handcore.tiles import RANKS, STANDARD
 from interpreter.check.findings import ERROR, WARNING, Finding
 from interpreter.check.hands import Tried, where
@@ -145,7 +146,8 @@ def scenarios(
             label = (
                 "birds on "
                 + ", ".join(
-                    f"seat {s}" + (f" ×{seats.count(s)}" if seats.count(s) > 1 else "")
+                    ("nobody" if s == NOBODY else f"seat {s}")
+                    + (f" ×{seats.count(s)}" if seats.count(s) > 1 else "")
                     for s in sorted(set(seats))
                 )
                 if n
@@ -185,7 +187,7 @@ def _birds(
     if not n:
         return (), []
     w, p = (_bird_tile(ruleset, s, dealer, winner, players, win_tile) for s in (winner, payer))
-    others = [s for s in range(players) if s not in (winner, payer)]
+    others = [*(s for s in range(players) if s not in (winner, payer)), NOBODY]
     rest = next(
         (
             (s, t)

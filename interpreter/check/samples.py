@@ -18,7 +18,7 @@ from dsl.problems import Location
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld, Situation
 from handcore import shapes
-from handcore.tiles import RANKS, STANDARD, Tile
+from handcore.tiles import RANKS, STANDARD, Tile, TileSet
 from interpreter.context import build_situation
 from interpreter.hand_record import Win
 
@@ -54,14 +54,19 @@ def winning_hands(ruleset: Ruleset, count: int, seed: int = 0) -> Iterator[tuple
     copies = int(ruleset.get("tiles.copies") or STANDARD.copies)
     players = int(ruleset.get("players.count") or 4)
     allowed = claims_allowed(ruleset)
+    wilds = ruleset.tileset.wilds
+    tileset = ruleset.tileset if wilds else STANDARD
     made = 0
     while made < count:
         hand = _hand(rng, suits, copies, allowed)
         if hand is None:
             continue
         concealed, melds = hand
+        if wilds and rng.random() < 0.3:  # some tiles held as wilds standing for them
+            for i in rng.sample(range(len(concealed)), min(len(concealed), rng.randint(1, 4))):
+                concealed[i] = wilds[0]
         made += 1
-        yield _circumstances(rng, concealed, melds, players, ruleset.option_values)
+        yield _circumstances(rng, concealed, melds, players, ruleset.option_values, tileset)
 
 
 def _hand(
@@ -125,6 +130,7 @@ def _circumstances(
     melds: list[HandMeld],
     players: int,
     options: Mapping[str, Any],
+    tileset: TileSet = STANDARD,
 ) -> tuple[Situation, Win]:
     win_tile = rng.choice(concealed)
     self_draw = rng.random() < 0.5
@@ -158,7 +164,7 @@ def _circumstances(
     wins = 2 if (kong_draw or kong_discard or "last_tile" in context) and rng.random() < 0.2 else 1
     rest = list(concealed)
     rest.remove(win_tile)
-    keys = shapes.keys_of(STANDARD.counts(concealed))
+    keys = shapes.keys_of(tileset.counts(concealed), tileset)
     situation = build_situation(
         keys=keys,
         melds=tuple(melds),
@@ -175,6 +181,7 @@ def _circumstances(
         dealer=dealer,
         players=players,
         options=options,
+        tileset=tileset,
     )
     win = Win(
         winner,

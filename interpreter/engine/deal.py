@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from random import Random
 
-from handcore.tiles import Tile
+from handcore.tiles import RANKS, Tile, TileSet
 from interpreter import opening
 from interpreter.engine import events
 from interpreter.engine.choices import start_choices
@@ -57,7 +57,12 @@ def deal(t: Table) -> None:
     for p, tiles in zip(t.players, received, strict=True):
         p.take([tile for tile in tiles if tile < t.rules.flower_from] if flowers else tiles)
     t.drawn = received[t.dealer][-1]
-    t.events.append(events.deal(t.wall.dice, [p.notation() for p in t.players], t.wall.drawable))
+    if t.rules.wild_indicator:
+        _turn_indicator(t)
+    t.events.append(events.deal(
+        t.wall.dice, [p.notation() for p in t.players], t.wall.drawable,
+        sorted(t.rules.wilds), t.indicator,
+    ))  # fmt: skip
     if flowers:
         _replace_flowers(t, received)
     if not t.rules.opening_hands:
@@ -75,6 +80,27 @@ def deal(t: Table) -> None:
         _first_turn(t)
 
     start_choices(t, "after_deal", declared_then_play)
+
+
+def _turn_indicator(t: Table) -> None:
+    """A tile turned up from the front of the wall, set aside: the tile after it in its
+    block's order is wild for this hand (9 wraps to 1, 北 to 东, 白 to 中)."""
+    tile = t.wall.draw_front()
+    t.indicator = tile
+    t.chosen_wilds = (next_in_order(t.rules.tileset, tile),)
+    t.rules = t.rules.with_wilds(t.chosen_wilds)
+
+
+def next_in_order(tileset: TileSet, tile: Tile) -> Tile:
+    """The tile an indicator names: the next rank of its suit (9 wraps to 1), the next wind
+    of 东南西北 or dragon of 中发白; a flower names itself."""
+    block, index = divmod(tile, RANKS)
+    if tileset.is_honour(tile):
+        start, size = (0, 4) if index < 4 else (4, 3)
+        return block * RANKS + start + (index - start + 1) % size
+    if tileset.is_flower(tile):
+        return tile
+    return block * RANKS + (index + 1) % tileset.ranks
 
 
 def _replace_flowers(t: Table, received: list[list[Tile]]) -> None:

@@ -53,8 +53,18 @@ def start(
     }  # fmt: skip
 
 
-def deal(dice: Iterable[int], hands: list[str], wall: int) -> Event:
-    return {"type": "deal", "dice": list(dice), "hands": hands, "wall": wall}
+def deal(
+    dice: Iterable[int], hands: list[str], wall: int, wilds: Iterable[Tile] = (),
+    indicator: Tile | None = None,
+) -> Event:  # fmt: skip
+    """``wilds``: the hand's wild tiles, written only when there are some, with the tile
+    turned up to choose them (``indicator``) when there is one."""
+    found: Event = {"type": "deal", "dice": list(dice), "hands": hands, "wall": wall}
+    if wilds:
+        found["wilds"] = _names(wilds)
+    if indicator is not None:
+        found["indicator"] = EVERY.name(indicator)
+    return found
 
 
 def opening(

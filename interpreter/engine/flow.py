@@ -147,7 +147,8 @@ def _eligible(t: Table, seat: int) -> bool:
     if not p.in_game:
         return False
     if t.rules.offered_to == "ready":
-        return shapes.shanten(p.keys, len(p.melds), "quads" if not p.melds else None) == 0
+        keys, wilds = shapes.without_wilds(p.keys, t.rules.tileset)
+        return shapes.shanten(keys, len(p.melds), "quads" if not p.melds else None, wilds) == 0
     return True
 
 

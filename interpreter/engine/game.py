@@ -242,7 +242,7 @@ class Game:
 
 def census(t: Table) -> Counter[Tile]:
     """Every tile of the table ``t`` by where it is: wall, hands, melds, rivers, tiles won,
-    flowers, tiles set apart and birds."""
+    flowers, tiles set apart, birds and the indicator of the wild tiles."""
     found: Counter[Tile] = Counter(t.wall.remaining())
     for p in t.players:
         for tile, n in enumerate(p.counts):
@@ -255,6 +255,8 @@ def census(t: Table) -> Counter[Tile]:
         found.update(p.flowers)
     found.update(t.kong_tiles)
     found.update(t.birds_taken)
+    if t.indicator is not None:
+        found[t.indicator] += 1
     return found
 
 

@@ -140,7 +140,7 @@ def self_kongs(t: Table, seat: int, drawn: Tile | None) -> list[Action]:
         return []
     found = []
     for tile, n in enumerate(counts):
-        if not n or (n < 4 and tile not in pungs):
+        if not n or (n < 4 and tile not in pungs) or tile in t.rules.wilds:
             continue
         if p.locked and tile != drawn:
             continue
@@ -157,7 +157,7 @@ def kong_again_options(t: Table, seat: int, tiles: tuple[Tile, ...]) -> list[Act
     p = t.players[seat]
     found = []
     for tile in tiles:
-        if p.void is not None and tile // RANKS == p.void:
+        if (p.void is not None and tile // RANKS == p.void) or tile in t.rules.wilds:
             continue
         concealed = p.counts[tile] == 3
         if not concealed and not any(m.kind == "pung" and m.tile == tile for m in p.melds):
@@ -218,7 +218,13 @@ def meld_options(
     counts = p.counts
     n = counts[tile]
     acts: list[Action] = []
-    if n == 3 and "kong" in kinds and claim_allowed(t, "kong", seat, discarder, tile):
+    wilds = t.rules.wilds
+    if (
+        n == 3
+        and "kong" in kinds
+        and tile not in wilds
+        and claim_allowed(t, "kong", seat, discarder, tile)
+    ):
         keys = shapes.add_tile(p.keys, tile, -3)
         acts.extend(
             Action("kong", tile, name)
@@ -227,7 +233,11 @@ def meld_options(
     if n >= 2 and "pung" in kinds and claim_allowed(t, "pung", seat, discarder, tile):
         acts.append(Action("pung", tile))
     if "chow" in kinds:  # the chows held first: the seat next in turn mostly has none
-        lows = [low for low, a, b in t.rules.chows[tile] if counts[a] and counts[b]]
+        lows = [
+            low
+            for low, a, b in t.rules.chows[tile]
+            if counts[a] and counts[b] and not (wilds and (a in wilds or b in wilds))
+        ]
         if lows and claim_allowed(t, "chow", seat, discarder, tile):
             acts.extend(Action("chow", low) for low in lows)
     return acts

@@ -108,7 +108,7 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "dealer": SEAT, "players": SEAT, "ruleset_sha256?": TEXT, "ruleset_file?": TEXT,
         "dealers?": SEATS,
     },
-    "deal": {"dice": INTS, "hands": TEXTS, "wall": INT},
+    "deal": {"dice": INTS, "hands": TEXTS, "wall": INT, "wilds?": TEXTS, "indicator?": TEXT},
     "opening": {
         "seat": SEAT, "hands": _list(_object), "birds": TILES_, "dice": INTS, "hits": _object,
         "settle": TEXT,

@@ -128,6 +128,9 @@ def narrate(
             lines.extend(
                 f"  {seat_name(i, dealers)}: {tiles(h)}" for i, h in enumerate(event["hands"])
             )
+            if event.get("wilds"):
+                turned = f"{tiles(event['indicator'])} turned up: " if "indicator" in event else ""
+                lines.append(f"  {turned}wild {' '.join(tiles(t) for t in event['wilds'])}")
         elif kind == "opening":
             found = ", ".join(h["name"] for h in event["hands"])
             birds = [tiles(t) for t in event["birds"]] + [f"die {d}" for d in event["dice"]]

@@ -180,6 +180,8 @@ FIELDS: dict[str, Callable[[Table, int], Any]] = {
     "missed_win": _missed_win,
     "scores": lambda g, s: tuple(g.deltas),
     "kong_tiles": lambda g, s: tuple(g.kong_tiles),
+    "wilds": lambda g, s: tuple(sorted(g.rules.wilds)),
+    "indicator": lambda g, s: g.indicator,
     "claim": _claim,
     "ruleset": lambda g, s: g.ruleset,  # the rules every player knows (bots read values from it)
 }

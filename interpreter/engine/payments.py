@@ -24,7 +24,7 @@ def hand_record(
     return HandRecord(
         players=t.n, dealer=t.dealer, dealers=t.dealers, in_game=t.in_game_seats, wins=wins,
         birds=birds, kongs=kongs, unfinished=unfinished, paid_kongs=paid_kongs, visible=seen,
-        choices=t.chosen, **t.facts.seats(), **penalties,
+        choices=t.chosen, wilds=t.chosen_wilds, **t.facts.seats(), **penalties,
     )  # fmt: skip
 
 

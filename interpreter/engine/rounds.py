@@ -24,6 +24,8 @@ def open_round(
     rules = t.rules
     can_win = "win" in kinds and "win" in rules.claims
     melds = rules.meld_claims[kinds]
+    if rules.wilds and tile in rules.wilds and not rules.wild_claimable:
+        can_win, melds = False, ()
     chowers = t.claimers["chow"][discarder] if "chow" in melds else ()
     first_round = not t.claims_made and then == "discard"
     if first_round:
@@ -92,6 +94,8 @@ def open_joint_round(
     melds = rules.meld_claims[kinds]
     chowers = t.claimers["chow"][discarder] if "chow" in melds else ()
     distinct = tuple(dict.fromkeys(tiles))
+    if rules.wilds and not rules.wild_claimable:
+        distinct = tuple(tile for tile in distinct if tile not in rules.wilds)
     if owner_kongs and (own := kong_again_options(t, discarder, distinct)):
         options[discarder] = [*own, PASS]
     for seat in t.orders[discarder]:

@@ -11,6 +11,7 @@ then by the condition itself.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from copy import copy
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -19,7 +20,7 @@ from dsl.ruleset import Ruleset
 from dsl.shape_audit import needs_shape
 from dsl.situation import HandMeld, Situation
 from handcore import shapes
-from handcore.tiles import RANKS, STANDARD
+from handcore.tiles import RANKS, STANDARD, Tile
 from interpreter import prefilter
 from interpreter.choices import declarations, played
 from interpreter.context import build_situation
@@ -90,6 +91,12 @@ class Rules:
         """The tiles a hand can hold, as bits by tile id (for waits and accepted tiles)."""
         self.hand_tiles = tuple(t for t in ts.in_play if self.playable >> t & 1)
         """The tiles a hand can hold, in id order."""
+        wilds = (rs.get("tiles") or {}).get("wilds") or {}
+        self.wild_indicator = wilds.get("indicator", "none") != "none"
+        """Whether a tile turned up after the deal names the wild tile (``with_wilds``)."""
+        self.wild_claimable = bool(wilds.get("claimable", False))
+        self.wilds = frozenset(ts.wilds)
+        """The wild tiles (癞子) of every hand; empty without any or until an indicator."""
         claims = rs.get("claims") or {}
         self.claims: dict[str, tuple[str, Any]] = {}
         for kind in CLAIM_KINDS:
@@ -199,9 +206,18 @@ class Rules:
             if spec.get("enabled", True) and not needs_shape(spec["when"].ast)
         )
         forms = [prefilter.necessary(when.ast) for when in self.shape_free]
+        if ts.wilds or self.wild_indicator:  # the cheap tests read tiles, not what wilds stand for
+            forms = [None]
         self.unshaped_need: prefilter.Need | None = prefilter.any_of(forms)
         """Passes when a shape-free hand type may hold; None when one has no cheap test."""
         self._unshaped_after_one = prefilter.after_one_tile(forms)
+
+    def with_wilds(self, wilds: tuple[Tile, ...]) -> Rules:
+        """These rules for a hand whose wild tiles were chosen at the deal."""
+        chosen = copy(self)
+        chosen.tileset = replace(self.tileset, wilds=wilds)
+        chosen.wilds = frozenset(wilds)
+        return chosen
 
     def after_win(self, situation: Situation) -> tuple[bool, bool]:
         """After a win (``situation``: its seats, players_in_game before it): whether the
@@ -238,12 +254,18 @@ class Rules:
     # --- does it win ------------------------------------------------------------------------
 
     def shape_ok(self, keys: tuple[int, ...], melds: int) -> bool:
+        if self.wilds:
+            bare, wilds = shapes.without_wilds(keys, self.tileset)
+            return prefilter.has_shape(bare, melds, wilds)
         return prefilter.has_shape(keys, melds)
 
     def may_win_with_one_more(self, keys: tuple[int, ...], melds: tuple[HandMeld, ...]) -> bool:
         """False when no tile added to the concealed ``keys`` (``melds`` declared) can make a
         winning hand, however it is won: the shape tables first, then the cheap tests of the
         shape-free hand types (True: maybe)."""
+        if self.wilds:
+            bare, wilds = shapes.without_wilds(keys, self.tileset)
+            return shapes.shanten(bare, len(melds), "quads", wilds) <= 0 or bool(self.shape_free)
         if not shapes.no_wait(keys, "quads"):
             return True
         if not self.shape_free:

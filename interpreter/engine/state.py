@@ -208,6 +208,10 @@ class Table:
     kong_tiles: list[Tile] = field(default_factory=list)
     """Tiles shown apart: a kong's replacement tiles, or last tiles taken together."""
     kong_method: Replacement | None = None
+    indicator: Tile | None = None
+    """The tile turned up after the deal to choose the wild tile (``tiles.wilds.indicator``)."""
+    chosen_wilds: tuple[Tile, ...] | None = None
+    """The wild tiles it chose (None: the ruleset's own, if any)."""
     last_drawn: list[Tile] = field(default_factory=list)
     offer_passes: int = 0
     birds_taken: list[Tile] = field(default_factory=list)

@@ -58,6 +58,7 @@ def situation(
         options=t.rules.options,
         visible=Counter(seen),
         choices=t.chosen,
+        tileset=t.rules.tileset,
     )
 
 
@@ -113,6 +114,8 @@ def _face_up(t: Table) -> Counter[Tile]:
     where they are shown), kong tiles shown apart."""
     shown = t.rules.concealed_shown
     found: Counter[Tile] = Counter(t.kong_tiles)
+    if t.indicator is not None:
+        found[t.indicator] += 1
     for p in t.players:
         found.update(p.discards)
         for m in p.melds:
@@ -159,17 +162,17 @@ def shown_wins(t: Table, seat: int) -> list[Tile]:
     ]
 
 
-def _birds(
-    t: Table, first_seat: int, discarder: int | None, context: frozenset[str], ends: bool,
-    win_tile: Tile,
-) -> tuple[Tile, ...]:  # fmt: skip
+def _birds(t: Table, first: Win, discarder: int | None, context: frozenset[str], ends: bool,
+           ) -> tuple[Tile, ...]:  # fmt: skip
     count_expr = t.rules.bird_count
     if count_expr is None:
         return ()
+    win_tile = first.win_tiles[0]
     base = build_situation(
         dealer=t.dealer, players=t.n,
-        options=t.rules.options, winner=first_seat, discarder=discarder,
+        options=t.rules.options, winner=first.seat, discarder=discarder,
         last_tile="last_tile" in context, win_tile=win_tile,
+        tiles=(*first.concealed, win_tile), melds=first.melds, tileset=t.rules.tileset,
     )  # fmt: skip
     count = int(count_expr(base))
     if count <= 0:
@@ -231,7 +234,7 @@ def win(
         options=r.options, winner=winners[0], discarder=discarder,
         winners=frozenset(winners), players_in_game=t.in_game_seats,
     ))  # fmt: skip
-    birds = _birds(t, winners[0], discarder, context, ends, wins[0].win_tiles[0])
+    birds = _birds(t, wins[0], discarder, context, ends)
     # On the discard that followed a kong, a payment rule may take up its money.
     last_kong = tuple(k for k in t.kongs[-1:] if "kong_discard" in context and k.seat == discarder)
     t.facts.won()

@@ -378,7 +378,7 @@ ERRORS = [
     (
         "standard(meld: true)",
         "standard has no parameter 'meld'",
-        "one of pair, melds",
+        "one of pair, melds, substitutes",
         "melds",
         9,
         4,

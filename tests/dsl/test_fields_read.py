@@ -41,6 +41,7 @@ READ_BY_THE_LOADER = (
     "presets",
     "scoring.classes",  # the classes hand types may name, and names in payment expressions
     "hands.<name>.shape",  # whether the shape audit at load refuses a hand without a shape
+    "tiles.wilds.stand_for",  # whether the hand tables can read the wilds as declared
 )
 UNUSED_BY_SHIPPED = """\
 format: 2

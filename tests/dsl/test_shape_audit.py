@@ -104,6 +104,6 @@ def test_every_shipped_hand_type_needs_a_shape_or_says_it_needs_none(ruleset: st
         when = hand["when"]
         if hand["shape"] == "none":
             assert not needs_shape(when.ast), (ruleset, name)
-            assert witness(when, options) is not None, (ruleset, name)
+            assert witness(when, options, tileset=rules.tileset) is not None, (ruleset, name)
         else:
             assert needs_shape(when.ast), (ruleset, name)
