@@ -93,7 +93,7 @@ def test_the_same_table_on_one_worker_two_or_dask():
     [
         (["--policy", "defence=0,1"],
          "the efficiency bot has no parameter 'defence' (its parameters: kong_policy, "
-         "kong_option, claims); defensive, strategy have it: --agents defensive"),
+         "kong_option, claims); defensive, strategy, search have it: --agents defensive"),
         (["--policy", "kong_polcy=always,never"], "did you mean 'kong_policy'?"),
         (["--policy", "kong_policy=always,sometimes"],
          "kong_policy=sometimes: expected one of never, always, no_worse"),
