@@ -60,7 +60,7 @@ from handcore.tiles import STANDARD, Tile
 from interpreter.agents import reading
 from interpreter.agents.defensive import danger, rivers, threats
 from interpreter.agents.reading import RuleFacts, View
-from interpreter.agents.value import PROBES, ValueAgent, _Ctx, probe_keys
+from interpreter.agents.value import PROBES, ValueAgent, _Ctx, probe_keys, probe_value
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import _NOWHERE
 from interpreter.hand_record import HandRecord, Unfinished
@@ -293,15 +293,12 @@ class _Risk:
                     ctx.f.ruleset.id)  # fmt: skip
             found = self.agent.worth.get(memo)
             if found is None:
-                found = 0.0
-                for probe in PROBES:
-                    done = probe_keys(probe, melds, seat_view.void, ctx.f.rules.tileset)
-                    if done is not None:
-                        found = ctx.f.points(
-                            seat_view, done[0], melds, done[1], False, discarder=view.seat
-                        )
-                        if found > 0:
-                            break
+                found = probe_value(
+                    melds, seat_view.void, ctx.f.rules.tileset,
+                    lambda keys, tile: ctx.f.points(
+                        seat_view, keys, melds, tile, False, discarder=view.seat
+                    ),
+                )  # fmt: skip
                 self.agent.worth[memo] = found
             if found <= 0:
                 found = ctx._base(ctx.view.melds)

@@ -31,7 +31,7 @@ when play goes on).  A fallback ``ruleset`` may be given for observations withou
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from dsl.ruleset import Ruleset
@@ -469,13 +469,10 @@ class _Ctx:
         memo = ("base", melds, view.seat, view.dealer, view.in_game, view.void, self.f.ruleset.id)
         found = self.agent.worth.get(memo)
         if found is None:
-            found = 0.0
-            for probe in PROBES:
-                done = probe_keys(probe, melds, self.void, self.f.rules.tileset)
-                if done is not None:
-                    found = self.win_value(done[0], melds, done[1])
-                    if found > 0:
-                        break
+            found = probe_value(
+                melds, self.void, self.f.rules.tileset,
+                lambda keys, tile: self.win_value(keys, melds, tile),
+            )  # fmt: skip
             self.agent.worth[memo] = found
         return found
 
@@ -536,6 +533,24 @@ def probe_keys(
             if counts[t] + 1 > 4:
                 return None
     return shapes.keys_of(counts, tileset), tiles[-1]
+
+
+def probe_value(
+    melds: tuple[HandMeld, ...],
+    void: int | None,
+    tileset: TileSet,
+    value: Callable[[Keys, Tile], float],
+) -> float:
+    """``value`` of the first probe hand (``probe_keys``) worth more than 0; else the last
+    one's value (0.0 when none fits the melds)."""
+    found = 0.0
+    for probe in PROBES:
+        done = probe_keys(probe, melds, void, tileset)
+        if done is not None:
+            found = value(*done)
+            if found > 0:
+                break
+    return found
 
 
 def _near(counts: list[int], t: Tile) -> bool:
