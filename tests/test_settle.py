@@ -4,6 +4,7 @@ import json
 import re
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -257,11 +258,17 @@ def finished_hands(draw, players: int, kinds: list[int]):
     return "\n".join(lines) + "\n"
 
 
+@cache
+def loaded(ruleset_id: str, setting: str | None = None):
+    """A shipped ruleset loaded once for all of a property test's examples."""
+    return load(ruleset_id, settings=[setting] if setting else [])
+
+
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_payments_balance_are_positive_and_capped(ruleset_id, data):
-    rules = load(ruleset_id)
+    rules = loaded(ruleset_id)
     scenario = read_scenario_text(data.draw(finished_hands(*table(rules))))
     try:
         result = settle(rules, scenario.hand)
@@ -286,7 +293,7 @@ CAPPED = [
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_caps_hold(ruleset_id, setting, data):
-    rules = load(ruleset_id, settings=[setting])
+    rules = loaded(ruleset_id, setting)
     try:
         result = settle(rules, read_scenario_text(data.draw(finished_hands(*table(rules)))).hand)
     except SettlementError:
