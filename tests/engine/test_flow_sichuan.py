@@ -373,6 +373,29 @@ def test_a_passed_win_is_not_taken_on_a_later_discard_until_the_own_draw(rid, of
     assert Action("win", tile("2p")) in game.legal_actions(2)
 
 
+def added_kong(ruleset, offered=lambda game, seat: None):
+    """Seat 1 pungs the dealer's 7p (``offered`` sees each seat's claim turn), later draws
+    the fourth 7p and adds it to the pung; seat 3 waits on 7p.  The game and the index of
+    the first event of the kong."""
+    hands = {
+        0: "7p 222s 234p 567m 999s 4s",
+        1: "77p 135m 468s 1p 3p 5p 9p 9m",
+        3: "123m 456m 789m 99m 68p",
+    }
+    game = rigged(ruleset, hands, draws="1s 3s 5s 7p")
+    game.apply(Action("discard", tile("7p")))
+    while game.phase == "claim":
+        seat = game.to_move()
+        offered(game, seat)
+        game.apply(Action("pung", tile("7p")) if seat == 1 else PASS, seat)
+    game.apply(Action("discard", tile("9p")), 1)
+    drive(game, until=lambda g: g.to_move() == 1 and g.phase == "turn")
+    assert game.drawn == tile("7p")
+    mark = len(game.events)
+    game.apply(next(a for a in game.legal_actions(1) if a.kind == "kong"), 1)
+    return game, mark
+
+
 @pytest.mark.parametrize(
     "rid, rob, added",
     [("sichuan/blog5", True, 0), ("sichuan/points", True, 0), ("sichuan/app", True, 0),
@@ -383,21 +406,7 @@ def test_an_added_kong_may_be_robbed_and_pays_no_kong_money(rid, rob, added):
     # F1 65: 抢杠 … 补杠的牌正好让其它玩家胡牌; F2 31: 玩家面下杠时，他家可以抢杠而胡，刮风下雨无效.
     # Unrobbed: F1 27 面下杠，收取其他未胡者1倍点数; F2 29 面下杠，立刻收取其他未胡者1倍点数; the
     # points text pays kongs only as 加分 on a win (F2 9 每有一杠加1分): no kong money.
-    hands = {
-        0: "7p 222s 234p 567m 999s 4s",
-        1: "77p 135m 468s 1p 3p 5p 9p 9m",
-        3: "123m 456m 789m 99m 68p",
-    }
-    game = rigged(load(rid), hands, draws="1s 3s 5s 7p")
-    game.apply(Action("discard", tile("7p")))
-    while game.phase == "claim":  # seat 1 pungs; seat 3 could win on it and passes
-        seat = game.to_move()
-        game.apply(Action("pung", tile("7p")) if seat == 1 else PASS, seat)
-    game.apply(Action("discard", tile("9p")), 1)
-    drive(game, until=lambda g: g.to_move() == 1 and g.phase == "turn")
-    assert game.drawn == tile("7p")
-    mark = len(game.events)
-    game.apply(next(a for a in game.legal_actions(1) if a.kind == "kong"), 1)
+    game, mark = added_kong(load(rid))  # seat 3 could win on the pung's 7p and passes
     assert game.phase == "claim" and game.to_move() == 3
     if not rob:
         game.apply(PASS, 3)

@@ -18,7 +18,7 @@ from interpreter.engine.actions import PASS
 from interpreter.scenario import read_scenario_text
 from interpreter.settle import SettlementError, settle
 from tests.engine.helpers import rigged, tile
-from tests.engine.test_flow_sichuan import drive, payments, when, wins
+from tests.engine.test_flow_sichuan import added_kong, drive, payments, when, wins
 
 RID = "hunan/zhuanzhuan"
 WAITS_1M = {0: "1m 1p 4p 7p 2p 5p 8p 9p 6p 3p 6p 9p 3p 5s", 1: "123p 456p 789s 11s 23m"}
@@ -73,29 +73,14 @@ def test_zhuanzhuan_seven_pairs_win_only_with_the_option(settings, offered):
     assert (Action("win", game.drawn) in game.legal_actions(0)) is offered
 
 
-ROB = {
-    0: "7p 222s 234p 567m 999s 4s",
-    1: "77p 135m 468s 1p 3p 5p 9p 9m",
-    3: "123m 456m 789m 99m 68p",
-}
-"""Seat 1 pungs the dealer's 7p, later draws the fourth; seat 3 waits on 7p (and 6p...)."""
-
-
 @pytest.mark.parametrize("settings, rob", [([], True), (["qianggang=false"], False)])
 def test_zhuanzhuan_an_added_kong_is_robbed_in_a_self_draw_room(settings, rob):
     # HJ §3 抢杠胡; GF NewRoom SetPlay(OptAbleRobKong); a robbed kong wins although discard wins
     # are off (自摸 only), is paid by the kong's maker as a discard and pays no kong money.
-    game = rigged(load(RID, settings=[*settings, "birds=0"]), ROB, draws="1s 3s 5s 7p")
-    game.apply(Action("discard", tile("7p")))
-    while game.phase == "claim":  # seat 1 pungs; seat 3 may not win on a discard here
-        seat = game.to_move()
+    def no_discard_win(game, seat):  # seat 3 waits on 7p but may not win on a discard here
         assert Action("win", tile("7p")) not in game.legal_actions(seat)
-        game.apply(Action("pung", tile("7p")) if seat == 1 else PASS, seat)
-    game.apply(Action("discard", tile("9p")), 1)
-    drive(game, until=lambda g: g.to_move() == 1 and g.phase == "turn")
-    assert game.drawn == tile("7p")
-    mark = len(game.events)
-    game.apply(next(a for a in game.legal_actions(1) if a.kind == "kong"), 1)
+
+    game, mark = added_kong(load(RID, settings=[*settings, "birds=0"]), no_discard_win)
     if not rob:  # 补杠: 1 from each other player
         assert [p[:3] for p in payments(game, mark)] == [(0, 1, 1), (2, 1, 1), (3, 1, 1)]
         return
