@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache, partial
+from itertools import chain
+from operator import lshift
 from typing import NamedTuple, TypeVar
 
 from handcore import shapes
@@ -31,14 +33,18 @@ from handcore.suit_tables import COPIES, MAX_MELDS, POW, RANKS, ranks_of
 from handcore.tiles import Tile
 
 _DISTANCE_ID = shapes._DISTANCE_ID
-_SIGNATURE = shapes._T.signature
-_SIGNATURES = shapes._T.signatures
+_T = shapes._T
+_SIGNATURE = _T.signature
+_SIGNATURES = _T.signatures
 _VECTORS = shapes._VECTORS
 _combine = shapes._combine
 _COMBINED = shapes._COMBINED
 _EMPTY = _DISTANCE_ID[0]
-# A memo key of ``_drawing``: signature * _SIGNATURE_STEP + rest * _REST_STEP + slot.
-_SIGNATURE_STEP = 1 << 16
+_WIDTH = RANKS + 1
+"""Bytes of one signature in ``_signature_bytes``."""
+_NO_DRAW = 255
+_SIGNATURE_BYTES = b""
+# A memo key of ``_distances``: rest * _REST_STEP + slot.
 _REST_STEP = 1 << 4
 _HAND_TILES = 3 * MAX_MELDS + 2
 
@@ -82,7 +88,8 @@ def _tiles_in(mask: int) -> tuple[Tile, ...]:
     return tuple(tiles)
 
 
-_drawing_memo: dict[int, int] = {}
+_drawing_memo: dict[bytes, int] = {}
+_distances_memo: dict[int, bytes] = {}
 _Discards = tuple[tuple[int, tuple[tuple[int, int, int], ...]], ...]
 _rows_memo: dict[int, _Discards] = {}
 _seven_memo: dict[int, int] = {}
@@ -104,28 +111,60 @@ def _digits(key: int) -> tuple[int, ...]:
     return found
 
 
-def _drawing(signature: int, rest: int, slot: int) -> int:
-    """The hand distance and the ranks whose draw lowers it, for a suit of ``signature`` when
-    the rest of the hand combines to the distance vector ``rest``.
+def _signature_bytes() -> bytes:
+    """Every signature's ten distance ids as bytes, ``_WIDTH`` apiece (-1, no draw, as 255):
+    one slice of it, translated through ``_distances``, gives a suit's distances."""
+    global _SIGNATURE_BYTES
+    if not _SIGNATURE_BYTES:
+        if len(_T.distance_vectors) >= _NO_DRAW:
+            raise AssertionError("suit distance ids no longer fit in a byte")
+        _SIGNATURE_BYTES = bytes(i & _NO_DRAW for i in chain.from_iterable(_SIGNATURES))
+    return _SIGNATURE_BYTES
 
-    Both come packed in one int, ``distance << RANKS | ranks``: the memo holds many, and
-    one small object per entry is quicker to reach than a tuple of two.
-    """
-    memo_key = signature * _SIGNATURE_STEP + rest * _REST_STEP + slot
-    found = _drawing_memo.get(memo_key)
+
+def _distances(rest: int, slot: int) -> bytes:
+    """By suit distance id: the hand distance at ``slot`` of a suit of that id with the rest
+    of the hand of distance vector ``rest`` (255 for no id), as a ``bytes.translate`` table.
+
+    Few (rest, slot) pairs occur, so every suit met with that rest is answered by one
+    translate of its signature's bytes (see ``_drawing``) and no memo of suit and rest."""
+    memo_key = rest * _REST_STEP + slot
+    found = _distances_memo.get(memo_key)
     if found is None:
-        own, *grown = _SIGNATURES[signature]
-        combined = _COMBINED.get
-        distance = _VECTORS[combined(own << 16 | rest) or _combine(own, rest)][slot]
-        mask = 0
-        for rank, after in enumerate(grown):
-            if (
-                after >= 0
-                and _VECTORS[combined(after << 16 | rest) or _combine(after, rest)][slot] < distance
-            ):
-                mask |= 1 << rank
-        found = _remember(_drawing_memo, memo_key, distance << RANKS | mask)
+        other = _VECTORS[rest]
+        melds, pair = divmod(slot, 2)
+        splits = [
+            (2 * m + h, 2 * (melds - m) + pair - h)
+            for m in range(melds + 1)
+            for h in range(pair + 1)
+        ]
+        table = bytearray([_NO_DRAW]) * 256
+        for suit_id, vector in enumerate(_T.distance_vectors):
+            table[suit_id] = min(vector[i] + other[j] for i, j in splits)
+        found = _remember(_distances_memo, memo_key, bytes(table))
     return found
+
+
+def _drawing(distances: bytes) -> int:
+    """The hand distance and the ranks whose draw lowers it, from a suit's distances (its own,
+    then after drawing each rank: a signature's bytes translated by ``_distances``), packed
+    in one int, ``distance << RANKS | ranks``."""
+    found = _drawing_memo.get(distances)
+    if found is None:
+        distance = distances[0]
+        mask = 0
+        for rank in range(RANKS):
+            if distances[rank + 1] < distance:
+                mask |= 1 << rank
+        found = _remember(_drawing_memo, distances, distance << RANKS | mask)
+    return found
+
+
+def _suit_drawing(signature: int, rest: int, slot: int) -> int:
+    """``_drawing`` of a suit of ``signature`` when the rest of the hand has distance
+    vector ``rest``."""
+    at = signature * _WIDTH
+    return _drawing(_signature_bytes()[at : at + _WIDTH].translate(_distances(rest, slot)))
 
 
 def _room(key: int, copies: int) -> int:
@@ -139,14 +178,17 @@ def _room(key: int, copies: int) -> int:
 
 def _discard_rows(key: int) -> _Discards:
     """The discards a suit offers, grouped by the suit's distance id after the discard:
-    (that id, and for each rank: the rank, the copies held and the signature after)."""
+    (that id, and for each rank: the rank, the copies held and where the signature after
+    starts in ``_signature_bytes``)."""
     found = _rows_memo.get(key)
     if found is None:
         groups: dict[int, list[tuple[int, int, int]]] = {}
         for rank, held in enumerate(_digits(key)):
             if held:
                 after = key - POW[rank]
-                groups.setdefault(_DISTANCE_ID[after], []).append((rank, held, _SIGNATURE[after]))
+                groups.setdefault(_DISTANCE_ID[after], []).append(
+                    (rank, held, _SIGNATURE[after] * _WIDTH)
+                )
         rows = tuple((after_id, tuple(group)) for after_id, group in groups.items())
         found = _remember(_rows_memo, key, rows)
     return found
@@ -266,7 +308,7 @@ def accepted_tiles(
     distance = 0
     masks = []
     for key, rest in zip(keys, rests, strict=True):
-        drawn = _drawing(_signature(key), rest, slot)
+        drawn = _suit_drawing(_signature(key), rest, slot)
         distance, mask = drawn >> RANKS, drawn & _SUIT_MASK
         masks.append(mask if copies == COPIES else mask & _room(key, copies))
     standard = distance - wilds - 1
@@ -290,30 +332,13 @@ def _signature(key: int) -> int:
 def _live_of(keys: Keys, visible: Sequence[int] | None, copies: int) -> tuple[list[int], int]:
     """Live copies of every tile (not in the hand and not visible elsewhere): by tile id,
     and in unary (see ``_unary``)."""
-    width = len(keys) * RANKS
-    live: list[int] = []
-    unary = 0
-    for suit, key in enumerate(keys):
-        suit_live, suit_unary = _suit_live(key, copies, width)
-        live += suit_live
-        unary |= suit_unary << suit * RANKS
-    if visible is not None:
-        live = [n - v if n > v else 0 for n, v in zip(live, visible, strict=False)]
-        unary = _unary(live, width)
-    return live, unary
-
-
-_suit_live_memo: dict[tuple[int, int, int], tuple[tuple[int, ...], int]] = {}
-
-
-def _suit_live(key: int, copies: int, width: int) -> tuple[tuple[int, ...], int]:
-    """Copies of each rank that a suit does not hold, by rank and in unary."""
-    memo_key = (key, copies, width)
-    found = _suit_live_memo.get(memo_key)
-    if found is None:
-        live = tuple(copies - n for n in _digits(key))
-        found = _remember(_suit_live_memo, memo_key, (live, _unary(live, width)))
-    return found
+    held = chain.from_iterable(map(_digits, keys))
+    if visible is None:
+        live = [copies - n for n in held]
+    else:
+        seen = zip(held, visible, strict=False)  # visible may name flowers too
+        live = [copies - n - v if n + v < copies else 0 for n, v in seen]
+    return live, _unary(live, len(keys) * RANKS)
 
 
 @cache
@@ -331,10 +356,7 @@ def _unary(live: Sequence[int], width: int) -> int:
     ``(unary & mask * repeater).bit_count()``.
     """
     layers = _copy_layers(width)
-    unary = 0
-    for tile, n in enumerate(live):
-        unary |= layers[n] << tile
-    return unary
+    return sum(map(lshift, map(layers.__getitem__, live), range(len(live))))
 
 
 def discard_table(
@@ -355,7 +377,8 @@ def discard_table(
     """
     slot = 2 * (MAX_MELDS - melds) + 1
     rests, others_of = _layout(tuple(_DISTANCE_ID[key] for key in keys))
-    memo_slots = [_SIGNATURE[key] * _SIGNATURE_STEP + slot for key in keys]
+    signatures = _signature_bytes()
+    own_at = [_SIGNATURE[key] * _WIDTH for key in keys]
     live, live_copies = _live_of(keys, visible, copies)
     repeater = _copy_layers(len(keys) * RANKS)[-1]
     tally = shapes._tally(keys)
@@ -371,13 +394,14 @@ def discard_table(
     # With every copy in play the tables themselves refuse a fifth copy.
     full = _full_tiles(keys, copies) if copies < COPIES else 0
     drawing = _drawing_memo.get
+    distances = _distances_memo.get
     combined = _COMBINED.get
     # Each row leads with its rank (lowest shanten, most live copies, most kinds, then by
     # tile), so that plain tuple order sorts the rows best first.
     ranked = []
     for suit, key in enumerate(keys):
         rest = rests[suit]
-        own_slot = rest * _REST_STEP + slot
+        own = distances(rest * _REST_STEP + slot) or _distances(rest, slot)
         base = suit * RANKS
         others = others_of[suit]
         for after_id, rows in _discard_rows(key):
@@ -386,12 +410,18 @@ def discard_table(
             other_mask = 0
             for other, pair_rest in others:
                 other_rest = combined(after_id << 16 | pair_rest) or _combine(after_id, pair_rest)
-                found = drawing(memo_slots[other] + other_rest * _REST_STEP)
-                ranks = (found or _drawing(_SIGNATURE[keys[other]], other_rest, slot)) & _SUIT_MASK
-                other_mask |= ranks << other * RANKS
-            for rank, held, after_signature in rows:
-                found = drawing(after_signature * _SIGNATURE_STEP + own_slot)
-                drawn = found or _drawing(after_signature, rest, slot)
+                table = distances(other_rest * _REST_STEP + slot) or _distances(other_rest, slot)
+                at = own_at[other]
+                pattern = signatures[at : at + _WIDTH].translate(table)
+                found = drawing(pattern)
+                if found is None:
+                    found = _drawing(pattern)
+                other_mask |= (found & _SUIT_MASK) << other * RANKS
+            for rank, held, at in rows:
+                pattern = signatures[at : at + _WIDTH].translate(own)
+                drawn = drawing(pattern)
+                if drawn is None:
+                    drawn = _drawing(pattern)
                 tile = base + rank
                 shanten = (drawn >> RANKS) - wilds - 1
                 mask = other_mask | (drawn & _SUIT_MASK) << base
