@@ -260,33 +260,30 @@ def _seven_pairs_hand_mask(keys: Keys, helps: int) -> int:
     return mask
 
 
-def _combined(ids: Sequence[int], skip: set[int]) -> int:
-    """Distance-vector id of the suits not in ``skip`` taken together."""
-    acc = _EMPTY
-    for suit, suit_id in enumerate(ids):
-        if suit not in skip:
-            acc = _combine(acc, suit_id)
-    return acc
-
-
 _Layout = tuple[list[int], list[tuple[tuple[int, int], ...]]]
 _layout_memo: dict[tuple[int, ...], _Layout] = {}
 
 
 def _layout(ids: tuple[int, ...]) -> _Layout:
     """For suits of distance ids ``ids``: the rest of the hand without each suit, and for
-    each suit the other suits, each with the rest of the hand without both."""
+    each suit the other suits, each with the rest of the hand without both.
+
+    Each pair's rest is worked out once and each suit's rest is one suit more: the vectors
+    combine in any order to the same one (and so the same id)."""
     found = _layout_memo.get(ids)
     if found is None:
         suits = range(len(ids))
-        found = _remember(
-            _layout_memo,
-            ids,
-            (
-                [_combined(ids, {s}) for s in suits],
-                [tuple((o, _combined(ids, {s, o})) for o in suits if o != s) for s in suits],
-            ),
-        )
+        without: dict[tuple[int, int], int] = {}
+        for s in suits:
+            for o in suits[s + 1 :]:
+                acc = _EMPTY
+                for x in suits:
+                    if x != s and x != o:
+                        acc = _combine(acc, ids[x])
+                without[s, o] = without[o, s] = acc
+        others = [tuple((o, without[s, o]) for o in suits if o != s) for s in suits]
+        rests = [_combine(ids[mine[0][0]], mine[0][1]) if mine else _EMPTY for mine in others]
+        found = _remember(_layout_memo, ids, (rests, others))
     return found
 
 
