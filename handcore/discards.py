@@ -38,7 +38,6 @@ _SIGNATURE = _T.signature
 _SIGNATURES = _T.signatures
 _VECTORS = shapes._VECTORS
 _combine = shapes._combine
-_COMBINED = shapes._COMBINED
 _EMPTY = _DISTANCE_ID[0]
 _WIDTH = RANKS + 1
 """Bytes of one signature in ``_signature_bytes``."""
@@ -90,6 +89,7 @@ def _tiles_in(mask: int) -> tuple[Tile, ...]:
 
 _drawing_memo: dict[bytes, int] = {}
 _distances_memo: dict[int, bytes] = {}
+_joined_memo: dict[int, bytes] = {}
 _Discards = tuple[tuple[int, tuple[tuple[int, int, int], ...]], ...]
 _rows_memo: dict[int, _Discards] = {}
 _seven_memo: dict[int, int] = {}
@@ -145,6 +145,13 @@ def _distances(rest: int, slot: int) -> bytes:
     return found
 
 
+def _joined_distances(suit_id: int, rest: int, slot: int) -> bytes:
+    """``_distances`` with the rest of the hand a suit of distance id ``suit_id`` and the
+    vector ``rest`` together, remembered as such (one lookup instead of two)."""
+    found = _distances(_combine(suit_id, rest), slot)
+    return _remember(_joined_memo, (suit_id << 16 | rest) * _REST_STEP + slot, found)
+
+
 def _drawing(distances: bytes) -> int:
     """The hand distance and the ranks whose draw lowers it, from a suit's distances (its own,
     then after drawing each rank: a signature's bytes translated by ``_distances``), packed
@@ -158,6 +165,12 @@ def _drawing(distances: bytes) -> int:
                 mask |= 1 << rank
         found = _remember(_drawing_memo, distances, distance << RANKS | mask)
     return found
+
+
+def _signature_of(key: int) -> bytes:
+    """The bytes of the signature of a suit key (see ``_signature_bytes``)."""
+    at = _SIGNATURE[key] * _WIDTH
+    return _signature_bytes()[at : at + _WIDTH]
 
 
 def _suit_drawing(signature: int, rest: int, slot: int) -> int:
@@ -178,8 +191,8 @@ def _room(key: int, copies: int) -> int:
 
 def _discard_rows(key: int) -> _Discards:
     """The discards a suit offers, grouped by the suit's distance id after the discard:
-    (that id, and for each rank: the rank, the copies held and where the signature after
-    starts in ``_signature_bytes``)."""
+    (that id, and for each rank: the rank, the copies held and the signature after, as its
+    bytes in ``_signature_bytes``)."""
     found = _rows_memo.get(key)
     if found is None:
         groups: dict[int, list[tuple[int, int, int]]] = {}
@@ -187,7 +200,7 @@ def _discard_rows(key: int) -> _Discards:
             if held:
                 after = key - POW[rank]
                 groups.setdefault(_DISTANCE_ID[after], []).append(
-                    (rank, held, _SIGNATURE[after] * _WIDTH)
+                    (rank, held, _signature_of(after))
                 )
         rows = tuple((after_id, tuple(group)) for after_id, group in groups.items())
         found = _remember(_rows_memo, key, rows)
@@ -319,6 +332,23 @@ def accepted_tiles(
     return seven, [a | b for a, b in zip(masks, seven_masks, strict=True)]
 
 
+def live_accepted(
+    keys: Keys,
+    melds: int = 0,
+    form: SevenPairsForm | None = "quads",
+    visible: Sequence[int] | None = None,
+    wilds: int = 0,
+) -> tuple[int, int]:
+    """Shanten of a hand about to draw (3n+1 tiles) and the live copies of the tiles that
+    would lower it (not in the hand, and not among ``visible``, counted by tile id)."""
+    shanten, masks = accepted_tiles(keys, melds, form, wilds=wilds)
+    mask = 0
+    for suit, suit_mask in enumerate(masks):
+        mask |= suit_mask << suit * RANKS
+    unary = _live_of(keys, visible, COPIES)[1]
+    return shanten, (unary & mask * _copy_layers(len(keys) * RANKS)[-1]).bit_count()
+
+
 def _signature(key: int) -> int:
     signature = _SIGNATURE[key]
     if signature < 0:
@@ -374,8 +404,7 @@ def discard_table(
     """
     slot = 2 * (MAX_MELDS - melds) + 1
     rests, others_of = _layout(tuple(_DISTANCE_ID[key] for key in keys))
-    signatures = _signature_bytes()
-    own_at = [_SIGNATURE[key] * _WIDTH for key in keys]
+    own_signature = [_signature_of(key) for key in keys]
     live, live_copies = _live_of(keys, visible, copies)
     repeater = _copy_layers(len(keys) * RANKS)[-1]
     tally = shapes._tally(keys)
@@ -387,12 +416,14 @@ def discard_table(
         if form is not None and not melds and tiles == _HAND_TILES
         else _NO_SEVEN_PAIRS
     )
+    sevens = [seven for seven, _, _ in seven_after]
     seven_masks: dict[int, int] = {}
     # With every copy in play the tables themselves refuse a fifth copy.
     full = _full_tiles(keys, copies) if copies < COPIES else 0
+    trim = playable != -1
     drawing = _drawing_memo.get
     distances = _distances_memo.get
-    combined = _COMBINED.get
+    joined = _joined_memo.get
     # Each row leads with its rank (lowest shanten, most live copies, most kinds, then by
     # tile), so that plain tuple order sorts the rows best first.
     ranked = []
@@ -406,24 +437,23 @@ def discard_table(
             # suits by the same draws.
             other_mask = 0
             for other, pair_rest in others:
-                other_rest = combined(after_id << 16 | pair_rest) or _combine(after_id, pair_rest)
-                table = distances(other_rest * _REST_STEP + slot) or _distances(other_rest, slot)
-                at = own_at[other]
-                pattern = signatures[at : at + _WIDTH].translate(table)
+                at = (after_id << 16 | pair_rest) * _REST_STEP + slot
+                table = joined(at) or _joined_distances(after_id, pair_rest, slot)
+                pattern = own_signature[other].translate(table)
                 found = drawing(pattern)
                 if found is None:
                     found = _drawing(pattern)
                 other_mask |= (found & _SUIT_MASK) << other * RANKS
-            for rank, held, at in rows:
-                pattern = signatures[at : at + _WIDTH].translate(own)
+            for rank, held, signature in rows:
+                pattern = signature.translate(own)
                 drawn = drawing(pattern)
                 if drawn is None:
                     drawn = _drawing(pattern)
                 tile = base + rank
                 shanten = (drawn >> RANKS) - wilds - 1
                 mask = other_mask | (drawn & _SUIT_MASK) << base
-                seven, helps, pair_again = seven_after[held]
-                if seven <= shanten:
+                if sevens[held] <= shanten:
+                    seven, helps, pair_again = seven_after[held]
                     # Seven pairs is as near (its draws help too) or nearer (instead).
                     pairing = seven_masks.get(helps)
                     if pairing is None:
@@ -433,7 +463,8 @@ def discard_table(
                     shanten = seven
                 if full:
                     mask &= ~full | 1 << tile
-                mask &= playable
+                if trim:
+                    mask &= playable
                 live_total = (live_copies & mask * repeater).bit_count()
                 ranked.append((shanten, -live_total, -mask.bit_count(), tile, mask))
     ranked.sort()

@@ -29,7 +29,7 @@ from typing import Any
 
 from dsl.ruleset import Ruleset
 from handcore import shapes
-from handcore.discards import DiscardOption, discard_table
+from handcore.discards import DiscardOption, discard_table, live_accepted
 from interpreter.agents import reading
 from interpreter.agents.reading import View
 from interpreter.engine.actions import PASS, Action
@@ -126,8 +126,8 @@ class EfficiencyAgent:
                 if self.kong_policy == "always":
                     return pick
                 keys, melds, _ = reading.self_kong_keys(view, t)
-                after, _ = reading.live_accepted(
-                    view, keys, len(melds), self.form(facts, len(melds)), visible
+                after, _ = live_accepted(
+                    keys, len(melds), self.form(facts, len(melds)), visible, view.wilds
                 )
                 now = shapes.shanten(
                     shapes.add_tile(view.keys, choice.tile, -1),
@@ -168,11 +168,11 @@ class EfficiencyAgent:
                 candidates.append((a, keys))
         if not candidates:
             return PASS
-        now = reading.live_accepted(view, view.keys, m, form, visible)
+        now = live_accepted(view.keys, m, form, visible, view.wilds)
         best: tuple[tuple[int, int], Action] | None = None
         for a, keys in candidates:
             if a.kind == "kong":
-                s, live = reading.live_accepted(view, keys, m + 1, None, visible)
+                s, live = live_accepted(keys, m + 1, None, visible, view.wilds)
             else:
                 rows = discard_table(keys, m + 1, visible, None, wilds=view.wilds)
                 if not rows:  # it would leave nothing but wilds to throw
