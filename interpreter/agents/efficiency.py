@@ -109,9 +109,14 @@ class EfficiencyAgent:
         return kinds["pass"][0] if "pass" in kinds else legal[0]
 
     def discard(self, seen: Seen, legal: Sequence[Action]) -> Action:
-        view, facts, void, visible = seen.view, seen.facts, seen.void, seen.visible
+        return self.first_discard(seen, legal, self.table(seen.view, seen.facts, seen.visible))
+
+    def first_discard(
+        self, seen: Seen, legal: Sequence[Action], table: Sequence[DiscardOption]
+    ) -> Action:
+        """The discard of the best legal row of the position's discard ``table``."""
         allowed = {a.tile for a in legal if a.kind == "discard"}
-        row = reading.first_legal(self.table(view, facts, visible), allowed, void, view.counts)
+        row = reading.first_legal(table, allowed, seen.void, seen.view.counts)
         return Action("discard", row.discard)
 
     def turn(self, seen: Seen, legal: Sequence[Action], kinds: dict[str, list[Action]]) -> Action:
