@@ -208,6 +208,10 @@ class Observation(Mapping[str, Any]):
         value = read[key] = compute(self._game, self._seat)
         return value
 
+    def get(self, key: str, default: Any = None) -> Any:
+        """``Mapping.get`` without its exception handling (bots ask for fields by ``get``)."""
+        return self[key] if key in FIELDS else default
+
     def __iter__(self) -> Iterator[str]:
         return iter(FIELDS)
 
