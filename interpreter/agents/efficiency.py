@@ -169,13 +169,20 @@ class EfficiencyAgent:
                 continue
             keys, _ = reading.claim_keys(view.keys, a, tile)
             # A hand that must discard is as near to ready as its best discard leaves it.
-            if shapes.shanten_standard(keys, m + 1, view.wilds) <= s_now:
-                candidates.append((a, keys))
+            after = shapes.shanten_standard(keys, m + 1, view.wilds)
+            if after <= s_now:
+                # (a complete hand is ready after its discard)
+                candidates.append((a, keys, after if a.kind == "kong" else max(after, 0)))
         if not candidates:
             return PASS
+        if void is None and not view.wilds:
+            # Then the best discard is the table's first row, of that shanten: a claim
+            # leaving the hand further from ready is never the best.
+            nearest = min(after for _, _, after in candidates)
+            candidates = [c for c in candidates if c[2] == nearest]
         now = live_accepted(view.keys, m, form, visible, view.wilds)
         best: tuple[tuple[int, int], Action] | None = None
-        for a, keys in candidates:
+        for a, keys, _ in candidates:
             if a.kind == "kong":
                 s, live = live_accepted(keys, m + 1, None, visible, view.wilds)
             else:
