@@ -394,13 +394,15 @@ def discard_table(
     copies: int = COPIES,
     playable: int = -1,
     wilds: int = 0,
+    only: int | None = None,
 ) -> list[DiscardOption]:
     """Every distinct discard of a hand that must discard (3n+2 tiles), best first.
 
     Best means lowest shanten, then most live accepted tiles, then most kinds accepted.
     ``visible`` counts tiles seen outside the hand (discards, others' melds), by tile.
     Only tiles in ``playable`` (bits by tile id, ``TileSet.playable()``) are accepted.
-    ``wilds`` are held besides ``keys`` and never discarded here.
+    ``wilds`` are held besides ``keys`` and never discarded here.  With ``only``, the
+    discards of that suit (block) alone: the rows the whole table ranks among them.
     """
     slot = 2 * (MAX_MELDS - melds) + 1
     rests, others_of = _layout(tuple(_DISTANCE_ID[key] for key in keys))
@@ -428,6 +430,8 @@ def discard_table(
     # tile), so that plain tuple order sorts the rows best first.
     ranked = []
     for suit, key in enumerate(keys):
+        if only is not None and suit != only:
+            continue
         rest = rests[suit]
         own = distances(rest * _REST_STEP + slot) or _distances(rest, slot)
         base = suit * RANKS

@@ -133,3 +133,15 @@ def test_live_accepted_counts_the_live_copies_of_helpful_draws(case, form, seen)
                 live += 4 - counts[tile] - visible[tile]
     got = discards.live_accepted(shapes.keys_of(counts), melds, form, visible)
     assert got == (shanten, live)
+
+
+@settings(max_examples=100, deadline=None)
+@given(hand_cases, st.integers(0, 2))
+def test_one_suits_rows_are_the_whole_tables_rows_of_that_suit(case, suit):
+    melds, hand, form, seen, copies = case
+    counts = STANDARD.counts(hand)
+    keys = shapes.keys_of(counts)
+    visible = [min(n, copies - c) for n, c in zip(STANDARD.counts(seen), counts, strict=True)]
+    whole = discards.discard_table(keys, melds, visible, form, copies)
+    alone = discards.discard_table(keys, melds, visible, form, copies, only=suit)
+    assert alone == [row for row in whole if row.discard // 9 == suit]

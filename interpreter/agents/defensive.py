@@ -94,7 +94,7 @@ class DefensiveAgent(EfficiencyAgent):
         if not threats or max(threats.values()) < _ALERT:
             return super().discard(seen, legal)
         allowed = {a.tile for a in legal if a.kind == "discard"}
-        table = self.table(view, facts, visible)
+        table = self.table(view, facts, visible, self.void_first(seen, legal))
         rows = [r for r in table if r.discard in allowed]
         if void is not None and any(r.discard // RANKS == void for r in rows):
             rows = [r for r in rows if r.discard // RANKS == void]

@@ -30,6 +30,7 @@ from typing import Any
 from dsl.ruleset import Ruleset
 from handcore import shapes
 from handcore.discards import DiscardOption, discard_table, live_accepted
+from handcore.suit_tables import RANKS
 from interpreter.agents import reading
 from interpreter.agents.reading import View
 from interpreter.engine.actions import PASS, Action
@@ -84,9 +85,22 @@ class EfficiencyAgent:
     def form(self, facts: Any, melds: int) -> shapes.SevenPairsForm | None:
         return reading.form_for(melds, facts.form if facts else "quads")
 
-    def table(self, view: View, facts: Any, visible: Sequence[int]) -> list[DiscardOption]:
+    def table(
+        self, view: View, facts: Any, visible: Sequence[int], only: int | None = None
+    ) -> list[DiscardOption]:
         m = len(view.melds)
-        return discard_table(view.keys, m, visible, self.form(facts, m), wilds=view.wilds)
+        form = self.form(facts, m)
+        return discard_table(view.keys, m, visible, form, wilds=view.wilds, only=only)
+
+    def void_first(self, seen: Seen, legal: Sequence[Action]) -> int | None:
+        """The suit being given up when a tile of it (not a wild) may be discarded: then a
+        discard of that suit is chosen, and its rows of the table are all that is needed."""
+        void, wild = seen.void, seen.view.wild_tiles
+        if void is not None:
+            for a in legal:
+                if a.kind == "discard" and a.tile // RANKS == void and a.tile not in wild:
+                    return void
+        return None
 
     # --- the contract -------------------------------------------------------------------------
 
@@ -109,7 +123,9 @@ class EfficiencyAgent:
         return kinds["pass"][0] if "pass" in kinds else legal[0]
 
     def discard(self, seen: Seen, legal: Sequence[Action]) -> Action:
-        return self.first_discard(seen, legal, self.table(seen.view, seen.facts, seen.visible))
+        only = self.void_first(seen, legal)
+        table = self.table(seen.view, seen.facts, seen.visible, only)
+        return self.first_discard(seen, legal, table)
 
     def first_discard(
         self, seen: Seen, legal: Sequence[Action], table: Sequence[DiscardOption]
