@@ -24,8 +24,7 @@ Parameters: ``seed`` (kept for the contract; the bot has no randomness), ``kong_
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from dsl.ruleset import Ruleset
 from handcore import shapes
@@ -41,8 +40,7 @@ CLAIM_POLICIES = ("helps", "pungs", "never")
 the kong policy)."""
 
 
-@dataclass(frozen=True)
-class Seen:
+class Seen(NamedTuple):
     """What a decision starts from: the observation, the player's view of it, what the
     ruleset says (``facts``), the suit being given up (``void``) and the copies seen."""
 
