@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache, partial
 from itertools import chain
-from operator import lshift
 from typing import NamedTuple, TypeVar
 
 from handcore import shapes
@@ -94,6 +93,7 @@ _Discards = tuple[tuple[int, tuple[tuple[int, int, int], ...]], ...]
 _rows_memo: dict[int, _Discards] = {}
 _seven_memo: dict[int, int] = {}
 _digits_memo: dict[int, tuple[int, ...]] = {}
+_held_memo: dict[int, bytes] = {}
 
 
 def _remember(memo: dict[K, V], key: K, value: V) -> V:
@@ -356,16 +356,42 @@ def _signature(key: int) -> int:
     return signature
 
 
-def _live_of(keys: Keys, visible: Sequence[int] | None, copies: int) -> tuple[list[int], int]:
+def _live_of(keys: Keys, visible: Sequence[int] | None, copies: int) -> tuple[bytes, int]:
     """Live copies of every tile (not in the hand and not visible elsewhere): by tile id,
-    and in unary (see ``_unary``)."""
-    held = chain.from_iterable(map(_digits, keys))
+    and in unary (see ``_unary``).
+
+    Worked out a byte per tile, with no Python loop over the tiles: the copies held and
+    those visible add up as two ints of those bytes (no byte exceeds 8, so none carries)
+    and ``bytes.translate`` turns what is seen into what is live."""
+    width = len(keys) * RANKS
+    held = b"".join(map(_held_bytes, keys))
     if visible is None:
-        live = [copies - n for n in held]
+        seen = held
+    elif len(visible) < width:  # a shorter count: its tiles alone are counted
+        seen = bytes(n + v for n, v in zip(held, visible, strict=False))
     else:
-        seen = zip(held, visible, strict=False)  # visible may name flowers too
-        live = [copies - n - v if n + v < copies else 0 for n, v in seen]
-    return live, _unary(live, len(keys) * RANKS)
+        total = int.from_bytes(held, "little") + int.from_bytes(bytes(visible[:width]), "little")
+        seen = total.to_bytes(width, "little")
+    live = seen.translate(_live_after(copies))
+    return live, _unary(live, width)
+
+
+@cache
+def _live_after(copies: int) -> bytes:
+    """By copies seen, the copies live: a ``bytes.translate`` table."""
+    return bytes(max(copies - seen, 0) for seen in range(256))
+
+
+_MORE_THAN = [bytes(b"01"[n > layer] for n in range(256)) for layer in range(COPIES)]
+"""By copy layer j, a ``bytes.translate`` table: "1" for a count above j, else "0"."""
+
+
+def _held_bytes(key: int) -> bytes:
+    """The copies held of each rank of a suit key, a byte each."""
+    found = _held_memo.get(key)
+    if found is None:
+        found = _remember(_held_memo, key, bytes(_digits(key)))
+    return found
 
 
 @cache
@@ -374,16 +400,22 @@ def _copy_layers(width: int) -> list[int]:
     return [sum(1 << layer * width for layer in range(n)) for n in range(COPIES + 1)]
 
 
-def _unary(live: Sequence[int], width: int) -> int:
+def _unary(live: bytes, width: int) -> int:
     """Live copies in unary, so that one popcount sums them over any set of tiles.
 
     Copy layer ``j`` (bits ``j * width`` up) holds tile ``t``'s bit when more than ``j`` of
     its copies are live.  A mask of tiles times the repeater ``_copy_layers(width)[-1]`` is
     that mask in every layer, so the live copies of the masked tiles are
-    ``(unary & mask * repeater).bit_count()``.
+    ``(unary & mask * repeater).bit_count()``.  Each layer is read as a binary numeral
+    from the counts, the last tile first.
     """
-    layers = _copy_layers(width)
-    return sum(map(lshift, map(layers.__getitem__, live), range(len(live))))
+    digits = live[::-1]
+    if not digits:
+        return 0
+    unary = 0
+    for layer, more_than in enumerate(_MORE_THAN):
+        unary |= int(digits.translate(more_than), 2) << layer * width
+    return unary
 
 
 def discard_table(
