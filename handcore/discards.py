@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache, partial
-from itertools import chain
 from typing import NamedTuple, TypeVar
 
 from handcore import shapes
@@ -38,10 +37,9 @@ _SIGNATURES = _T.signatures
 _VECTORS = shapes._VECTORS
 _combine = shapes._combine
 _EMPTY = _DISTANCE_ID[0]
-_WIDTH = RANKS + 1
-"""Bytes of one signature in ``_signature_bytes``."""
 _NO_DRAW = 255
-_SIGNATURE_BYTES = b""
+if len(_T.distance_vectors) >= _NO_DRAW:
+    raise AssertionError("suit distance ids no longer fit in a byte")
 # A memo key of ``_distances``: rest * _REST_STEP + slot.
 _REST_STEP = 1 << 4
 _HAND_TILES = 3 * MAX_MELDS + 2
@@ -94,6 +92,7 @@ _rows_memo: dict[int, _Discards] = {}
 _seven_memo: dict[int, int] = {}
 _digits_memo: dict[int, tuple[int, ...]] = {}
 _held_memo: dict[int, bytes] = {}
+_signature_memo: dict[int, bytes] = {}
 
 
 def _remember(memo: dict[K, V], key: K, value: V) -> V:
@@ -111,15 +110,14 @@ def _digits(key: int) -> tuple[int, ...]:
     return found
 
 
-def _signature_bytes() -> bytes:
-    """Every signature's ten distance ids as bytes, ``_WIDTH`` apiece (-1, no draw, as 255):
-    one slice of it, translated through ``_distances``, gives a suit's distances."""
-    global _SIGNATURE_BYTES
-    if not _SIGNATURE_BYTES:
-        if len(_T.distance_vectors) >= _NO_DRAW:
-            raise AssertionError("suit distance ids no longer fit in a byte")
-        _SIGNATURE_BYTES = bytes(i & _NO_DRAW for i in chain.from_iterable(_SIGNATURES))
-    return _SIGNATURE_BYTES
+def _signature_bytes(signature: int) -> bytes:
+    """A signature's ten distance ids as bytes (-1, no draw, as 255): translated through
+    ``_distances``, they give a suit's distances."""
+    found = _signature_memo.get(signature)
+    if found is None:
+        found = bytes(i & _NO_DRAW for i in _SIGNATURES[signature])
+        found = _remember(_signature_memo, signature, found)
+    return found
 
 
 def _distances(rest: int, slot: int) -> bytes:
@@ -169,15 +167,13 @@ def _drawing(distances: bytes) -> int:
 
 def _signature_of(key: int) -> bytes:
     """The bytes of the signature of a suit key (see ``_signature_bytes``)."""
-    at = _SIGNATURE[key] * _WIDTH
-    return _signature_bytes()[at : at + _WIDTH]
+    return _signature_bytes(_SIGNATURE[key])
 
 
 def _suit_drawing(signature: int, rest: int, slot: int) -> int:
     """``_drawing`` of a suit of ``signature`` when the rest of the hand has distance
     vector ``rest``."""
-    at = signature * _WIDTH
-    return _drawing(_signature_bytes()[at : at + _WIDTH].translate(_distances(rest, slot)))
+    return _drawing(_signature_bytes(signature).translate(_distances(rest, slot)))
 
 
 def _room(key: int, copies: int) -> int:
@@ -192,7 +188,7 @@ def _room(key: int, copies: int) -> int:
 def _discard_rows(key: int) -> _Discards:
     """The discards a suit offers, grouped by the suit's distance id after the discard:
     (that id, and for each rank: the rank, the copies held and the signature after, as its
-    bytes in ``_signature_bytes``)."""
+    bytes (``_signature_bytes``)."""
     found = _rows_memo.get(key)
     if found is None:
         groups: dict[int, list[tuple[int, int, int]]] = {}
