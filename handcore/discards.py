@@ -31,14 +31,16 @@ from handcore.suit_tables import COPIES, MAX_MELDS, POW, RANKS, ranks_of
 from handcore.tiles import Tile
 
 _DISTANCE_ID = shapes._DISTANCE_ID
-_SIGNATURE = shapes._T.signature
-_SIGNATURES = shapes._T.signatures
+_T = shapes._T
+_SIGNATURE = _T.signature
+_SIGNATURES = _T.signatures
 _VECTORS = shapes._VECTORS
 _combine = shapes._combine
-_COMBINED = shapes._COMBINED
 _EMPTY = _DISTANCE_ID[0]
-# A memo key of ``_drawing``: signature * _SIGNATURE_STEP + rest * _REST_STEP + slot.
-_SIGNATURE_STEP = 1 << 16
+_NO_DRAW = 255
+if len(_T.distance_vectors) >= _NO_DRAW:
+    raise AssertionError("suit distance ids no longer fit in a byte")
+# A memo key of ``_distances``: rest * _REST_STEP + slot.
 _REST_STEP = 1 << 4
 _HAND_TILES = 3 * MAX_MELDS + 2
 
@@ -82,11 +84,15 @@ def _tiles_in(mask: int) -> tuple[Tile, ...]:
     return tuple(tiles)
 
 
-_drawing_memo: dict[int, int] = {}
+_drawing_memo: dict[bytes, int] = {}
+_distances_memo: dict[int, bytes] = {}
+_joined_memo: dict[int, bytes] = {}
 _Discards = tuple[tuple[int, tuple[tuple[int, int, int], ...]], ...]
 _rows_memo: dict[int, _Discards] = {}
 _seven_memo: dict[int, int] = {}
 _digits_memo: dict[int, tuple[int, ...]] = {}
+_held_memo: dict[int, bytes] = {}
+_signature_memo: dict[int, bytes] = {}
 
 
 def _remember(memo: dict[K, V], key: K, value: V) -> V:
@@ -104,28 +110,70 @@ def _digits(key: int) -> tuple[int, ...]:
     return found
 
 
-def _drawing(signature: int, rest: int, slot: int) -> int:
-    """The hand distance and the ranks whose draw lowers it, for a suit of ``signature`` when
-    the rest of the hand combines to the distance vector ``rest``.
-
-    Both come packed in one int, ``distance << RANKS | ranks``: the memo holds many, and
-    one small object per entry is quicker to reach than a tuple of two.
-    """
-    memo_key = signature * _SIGNATURE_STEP + rest * _REST_STEP + slot
-    found = _drawing_memo.get(memo_key)
+def _signature_bytes(signature: int) -> bytes:
+    """A signature's ten distance ids as bytes (-1, no draw, as 255): translated through
+    ``_distances``, they give a suit's distances."""
+    found = _signature_memo.get(signature)
     if found is None:
-        own, *grown = _SIGNATURES[signature]
-        combined = _COMBINED.get
-        distance = _VECTORS[combined(own << 16 | rest) or _combine(own, rest)][slot]
-        mask = 0
-        for rank, after in enumerate(grown):
-            if (
-                after >= 0
-                and _VECTORS[combined(after << 16 | rest) or _combine(after, rest)][slot] < distance
-            ):
-                mask |= 1 << rank
-        found = _remember(_drawing_memo, memo_key, distance << RANKS | mask)
+        found = bytes(i & _NO_DRAW for i in _SIGNATURES[signature])
+        found = _remember(_signature_memo, signature, found)
     return found
+
+
+def _distances(rest: int, slot: int) -> bytes:
+    """By suit distance id: the hand distance at ``slot`` of a suit of that id with the rest
+    of the hand of distance vector ``rest`` (255 for no id), as a ``bytes.translate`` table.
+
+    Few (rest, slot) pairs occur, so every suit met with that rest is answered by one
+    translate of its signature's bytes (see ``_drawing``) and no memo of suit and rest."""
+    memo_key = rest * _REST_STEP + slot
+    found = _distances_memo.get(memo_key)
+    if found is None:
+        other = _VECTORS[rest]
+        melds, pair = divmod(slot, 2)
+        splits = [
+            (2 * m + h, 2 * (melds - m) + pair - h)
+            for m in range(melds + 1)
+            for h in range(pair + 1)
+        ]
+        table = bytearray([_NO_DRAW]) * 256
+        for suit_id, vector in enumerate(_T.distance_vectors):
+            table[suit_id] = min(vector[i] + other[j] for i, j in splits)
+        found = _remember(_distances_memo, memo_key, bytes(table))
+    return found
+
+
+def _joined_distances(suit_id: int, rest: int, slot: int) -> bytes:
+    """``_distances`` with the rest of the hand a suit of distance id ``suit_id`` and the
+    vector ``rest`` together, remembered as such (one lookup instead of two)."""
+    found = _distances(_combine(suit_id, rest), slot)
+    return _remember(_joined_memo, (suit_id << 16 | rest) * _REST_STEP + slot, found)
+
+
+def _drawing(distances: bytes) -> int:
+    """The hand distance and the ranks whose draw lowers it, from a suit's distances (its own,
+    then after drawing each rank: a signature's bytes translated by ``_distances``), packed
+    in one int, ``distance << RANKS | ranks``."""
+    found = _drawing_memo.get(distances)
+    if found is None:
+        distance = distances[0]
+        mask = 0
+        for rank in range(RANKS):
+            if distances[rank + 1] < distance:
+                mask |= 1 << rank
+        found = _remember(_drawing_memo, distances, distance << RANKS | mask)
+    return found
+
+
+def _signature_of(key: int) -> bytes:
+    """The bytes of the signature of a suit key (see ``_signature_bytes``)."""
+    return _signature_bytes(_SIGNATURE[key])
+
+
+def _suit_drawing(signature: int, rest: int, slot: int) -> int:
+    """``_drawing`` of a suit of ``signature`` when the rest of the hand has distance
+    vector ``rest``."""
+    return _drawing(_signature_bytes(signature).translate(_distances(rest, slot)))
 
 
 def _room(key: int, copies: int) -> int:
@@ -139,14 +187,17 @@ def _room(key: int, copies: int) -> int:
 
 def _discard_rows(key: int) -> _Discards:
     """The discards a suit offers, grouped by the suit's distance id after the discard:
-    (that id, and for each rank: the rank, the copies held and the signature after)."""
+    (that id, and for each rank: the rank, the copies held and the signature after, as its
+    bytes (``_signature_bytes``)."""
     found = _rows_memo.get(key)
     if found is None:
         groups: dict[int, list[tuple[int, int, int]]] = {}
         for rank, held in enumerate(_digits(key)):
             if held:
                 after = key - POW[rank]
-                groups.setdefault(_DISTANCE_ID[after], []).append((rank, held, _SIGNATURE[after]))
+                groups.setdefault(_DISTANCE_ID[after], []).append(
+                    (rank, held, _signature_of(after))
+                )
         rows = tuple((after_id, tuple(group)) for after_id, group in groups.items())
         found = _remember(_rows_memo, key, rows)
     return found
@@ -218,33 +269,30 @@ def _seven_pairs_hand_mask(keys: Keys, helps: int) -> int:
     return mask
 
 
-def _combined(ids: Sequence[int], skip: set[int]) -> int:
-    """Distance-vector id of the suits not in ``skip`` taken together."""
-    acc = _EMPTY
-    for suit, suit_id in enumerate(ids):
-        if suit not in skip:
-            acc = _combine(acc, suit_id)
-    return acc
-
-
 _Layout = tuple[list[int], list[tuple[tuple[int, int], ...]]]
 _layout_memo: dict[tuple[int, ...], _Layout] = {}
 
 
 def _layout(ids: tuple[int, ...]) -> _Layout:
     """For suits of distance ids ``ids``: the rest of the hand without each suit, and for
-    each suit the other suits, each with the rest of the hand without both."""
+    each suit the other suits, each with the rest of the hand without both.
+
+    Each pair's rest is worked out once and each suit's rest is one suit more: the vectors
+    combine in any order to the same one (and so the same id)."""
     found = _layout_memo.get(ids)
     if found is None:
         suits = range(len(ids))
-        found = _remember(
-            _layout_memo,
-            ids,
-            (
-                [_combined(ids, {s}) for s in suits],
-                [tuple((o, _combined(ids, {s, o})) for o in suits if o != s) for s in suits],
-            ),
-        )
+        without: dict[tuple[int, int], int] = {}
+        for s in suits:
+            for o in suits[s + 1 :]:
+                acc = _EMPTY
+                for x in suits:
+                    if x != s and x != o:
+                        acc = _combine(acc, ids[x])
+                without[s, o] = without[o, s] = acc
+        others = [tuple((o, without[s, o]) for o in suits if o != s) for s in suits]
+        rests = [_combine(ids[mine[0][0]], mine[0][1]) if mine else _EMPTY for mine in others]
+        found = _remember(_layout_memo, ids, (rests, others))
     return found
 
 
@@ -266,7 +314,7 @@ def accepted_tiles(
     distance = 0
     masks = []
     for key, rest in zip(keys, rests, strict=True):
-        drawn = _drawing(_signature(key), rest, slot)
+        drawn = _suit_drawing(_signature(key), rest, slot)
         distance, mask = drawn >> RANKS, drawn & _SUIT_MASK
         masks.append(mask if copies == COPIES else mask & _room(key, copies))
     standard = distance - wilds - 1
@@ -280,6 +328,23 @@ def accepted_tiles(
     return seven, [a | b for a, b in zip(masks, seven_masks, strict=True)]
 
 
+def live_accepted(
+    keys: Keys,
+    melds: int = 0,
+    form: SevenPairsForm | None = "quads",
+    visible: Sequence[int] | None = None,
+    wilds: int = 0,
+) -> tuple[int, int]:
+    """Shanten of a hand about to draw (3n+1 tiles) and the live copies of the tiles that
+    would lower it (not in the hand, and not among ``visible``, counted by tile id)."""
+    shanten, masks = accepted_tiles(keys, melds, form, wilds=wilds)
+    mask = 0
+    for suit, suit_mask in enumerate(masks):
+        mask |= suit_mask << suit * RANKS
+    unary = _live_of(keys, visible, COPIES)[1]
+    return shanten, (unary & mask * _copy_layers(len(keys) * RANKS)[-1]).bit_count()
+
+
 def _signature(key: int) -> int:
     signature = _SIGNATURE[key]
     if signature < 0:
@@ -287,32 +352,41 @@ def _signature(key: int) -> int:
     return signature
 
 
-def _live_of(keys: Keys, visible: Sequence[int] | None, copies: int) -> tuple[list[int], int]:
+def _live_of(keys: Keys, visible: Sequence[int] | None, copies: int) -> tuple[bytes, int]:
     """Live copies of every tile (not in the hand and not visible elsewhere): by tile id,
-    and in unary (see ``_unary``)."""
+    and in unary (see ``_unary``).
+
+    Worked out a byte per tile, with no Python loop over the tiles: the copies held and
+    those visible add up as two ints of those bytes (no byte exceeds 8, so none carries)
+    and ``bytes.translate`` turns what is seen into what is live."""
     width = len(keys) * RANKS
-    live: list[int] = []
-    unary = 0
-    for suit, key in enumerate(keys):
-        suit_live, suit_unary = _suit_live(key, copies, width)
-        live += suit_live
-        unary |= suit_unary << suit * RANKS
-    if visible is not None:
-        live = [n - v if n > v else 0 for n, v in zip(live, visible, strict=False)]
-        unary = _unary(live, width)
-    return live, unary
+    held = b"".join(map(_held_bytes, keys))
+    if visible is None:
+        seen = held
+    elif len(visible) < width:  # a shorter count: its tiles alone are counted
+        seen = bytes(n + v for n, v in zip(held, visible, strict=False))
+    else:
+        total = int.from_bytes(held, "little") + int.from_bytes(bytes(visible[:width]), "little")
+        seen = total.to_bytes(width, "little")
+    live = seen.translate(_live_after(copies))
+    return live, _unary(live, width)
 
 
-_suit_live_memo: dict[tuple[int, int, int], tuple[tuple[int, ...], int]] = {}
+@cache
+def _live_after(copies: int) -> bytes:
+    """By copies seen, the copies live: a ``bytes.translate`` table."""
+    return bytes(max(copies - seen, 0) for seen in range(256))
 
 
-def _suit_live(key: int, copies: int, width: int) -> tuple[tuple[int, ...], int]:
-    """Copies of each rank that a suit does not hold, by rank and in unary."""
-    memo_key = (key, copies, width)
-    found = _suit_live_memo.get(memo_key)
+_MORE_THAN = [bytes(b"01"[n > layer] for n in range(256)) for layer in range(COPIES)]
+"""By copy layer j, a ``bytes.translate`` table: "1" for a count above j, else "0"."""
+
+
+def _held_bytes(key: int) -> bytes:
+    """The copies held of each rank of a suit key, a byte each."""
+    found = _held_memo.get(key)
     if found is None:
-        live = tuple(copies - n for n in _digits(key))
-        found = _remember(_suit_live_memo, memo_key, (live, _unary(live, width)))
+        found = _remember(_held_memo, key, bytes(_digits(key)))
     return found
 
 
@@ -322,18 +396,21 @@ def _copy_layers(width: int) -> list[int]:
     return [sum(1 << layer * width for layer in range(n)) for n in range(COPIES + 1)]
 
 
-def _unary(live: Sequence[int], width: int) -> int:
+def _unary(live: bytes, width: int) -> int:
     """Live copies in unary, so that one popcount sums them over any set of tiles.
 
     Copy layer ``j`` (bits ``j * width`` up) holds tile ``t``'s bit when more than ``j`` of
     its copies are live.  A mask of tiles times the repeater ``_copy_layers(width)[-1]`` is
     that mask in every layer, so the live copies of the masked tiles are
-    ``(unary & mask * repeater).bit_count()``.
+    ``(unary & mask * repeater).bit_count()``.  Each layer is read as a binary numeral
+    from the counts, the last tile first.
     """
-    layers = _copy_layers(width)
+    digits = live[::-1]
+    if not digits:
+        return 0
     unary = 0
-    for tile, n in enumerate(live):
-        unary |= layers[n] << tile
+    for layer, more_than in enumerate(_MORE_THAN):
+        unary |= int(digits.translate(more_than), 2) << layer * width
     return unary
 
 
@@ -345,17 +422,19 @@ def discard_table(
     copies: int = COPIES,
     playable: int = -1,
     wilds: int = 0,
+    only: int | None = None,
 ) -> list[DiscardOption]:
     """Every distinct discard of a hand that must discard (3n+2 tiles), best first.
 
     Best means lowest shanten, then most live accepted tiles, then most kinds accepted.
     ``visible`` counts tiles seen outside the hand (discards, others' melds), by tile.
     Only tiles in ``playable`` (bits by tile id, ``TileSet.playable()``) are accepted.
-    ``wilds`` are held besides ``keys`` and never discarded here.
+    ``wilds`` are held besides ``keys`` and never discarded here.  With ``only``, the
+    discards of that suit (block) alone: the rows the whole table ranks among them.
     """
     slot = 2 * (MAX_MELDS - melds) + 1
     rests, others_of = _layout(tuple(_DISTANCE_ID[key] for key in keys))
-    memo_slots = [_SIGNATURE[key] * _SIGNATURE_STEP + slot for key in keys]
+    own_signature = [_signature_of(key) for key in keys]
     live, live_copies = _live_of(keys, visible, copies)
     repeater = _copy_layers(len(keys) * RANKS)[-1]
     tally = shapes._tally(keys)
@@ -367,17 +446,22 @@ def discard_table(
         if form is not None and not melds and tiles == _HAND_TILES
         else _NO_SEVEN_PAIRS
     )
+    sevens = [seven for seven, _, _ in seven_after]
     seven_masks: dict[int, int] = {}
     # With every copy in play the tables themselves refuse a fifth copy.
     full = _full_tiles(keys, copies) if copies < COPIES else 0
+    trim = playable != -1
     drawing = _drawing_memo.get
-    combined = _COMBINED.get
+    distances = _distances_memo.get
+    joined = _joined_memo.get
     # Each row leads with its rank (lowest shanten, most live copies, most kinds, then by
     # tile), so that plain tuple order sorts the rows best first.
     ranked = []
     for suit, key in enumerate(keys):
+        if only is not None and suit != only:
+            continue
         rest = rests[suit]
-        own_slot = rest * _REST_STEP + slot
+        own = distances(rest * _REST_STEP + slot) or _distances(rest, slot)
         base = suit * RANKS
         others = others_of[suit]
         for after_id, rows in _discard_rows(key):
@@ -385,18 +469,23 @@ def discard_table(
             # suits by the same draws.
             other_mask = 0
             for other, pair_rest in others:
-                other_rest = combined(after_id << 16 | pair_rest) or _combine(after_id, pair_rest)
-                found = drawing(memo_slots[other] + other_rest * _REST_STEP)
-                ranks = (found or _drawing(_SIGNATURE[keys[other]], other_rest, slot)) & _SUIT_MASK
-                other_mask |= ranks << other * RANKS
-            for rank, held, after_signature in rows:
-                found = drawing(after_signature * _SIGNATURE_STEP + own_slot)
-                drawn = found or _drawing(after_signature, rest, slot)
+                at = (after_id << 16 | pair_rest) * _REST_STEP + slot
+                table = joined(at) or _joined_distances(after_id, pair_rest, slot)
+                pattern = own_signature[other].translate(table)
+                found = drawing(pattern)
+                if found is None:
+                    found = _drawing(pattern)
+                other_mask |= (found & _SUIT_MASK) << other * RANKS
+            for rank, held, signature in rows:
+                pattern = signature.translate(own)
+                drawn = drawing(pattern)
+                if drawn is None:
+                    drawn = _drawing(pattern)
                 tile = base + rank
                 shanten = (drawn >> RANKS) - wilds - 1
                 mask = other_mask | (drawn & _SUIT_MASK) << base
-                seven, helps, pair_again = seven_after[held]
-                if seven <= shanten:
+                if sevens[held] <= shanten:
+                    seven, helps, pair_again = seven_after[held]
                     # Seven pairs is as near (its draws help too) or nearer (instead).
                     pairing = seven_masks.get(helps)
                     if pairing is None:
@@ -406,7 +495,8 @@ def discard_table(
                     shanten = seven
                 if full:
                     mask &= ~full | 1 << tile
-                mask &= playable
+                if trim:
+                    mask &= playable
                 live_total = (live_copies & mask * repeater).bit_count()
                 ranked.append((shanten, -live_total, -mask.bit_count(), tile, mask))
     ranked.sort()

@@ -104,3 +104,44 @@ def test_a_complete_hand_lists_the_ready_discards():
         shapes.keys_of(STANDARD.counts(STANDARD.parse("123456789m 234p 55p")))
     )
     assert {o.shanten for o in table} == {0}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(0, 2).flatmap(
+        lambda melds: st.tuples(
+            st.just(melds),
+            st.lists(st.integers(0, 26), min_size=13 - 3 * melds, max_size=13 - 3 * melds).filter(
+                lambda ts: all(ts.count(t) <= 4 for t in ts)
+            ),
+        )
+    ),
+    st.sampled_from(["quads", "distinct", None]),
+    st.lists(st.integers(0, 26), max_size=12),
+)
+def test_live_accepted_counts_the_live_copies_of_helpful_draws(case, form, seen):
+    melds, hand = case
+    counts = STANDARD.counts(hand)
+    visible = [min(n, 4 - c) for n, c in zip(STANDARD.counts(seen), counts, strict=True)]
+    shanten = reference_shanten(counts, melds, form)
+    live = 0
+    for tile in range(27):
+        if counts[tile] < 4:
+            grown = list(counts)
+            grown[tile] += 1
+            if reference_shanten(grown, melds, form) < shanten:
+                live += 4 - counts[tile] - visible[tile]
+    got = discards.live_accepted(shapes.keys_of(counts), melds, form, visible)
+    assert got == (shanten, live)
+
+
+@settings(max_examples=100, deadline=None)
+@given(hand_cases, st.integers(0, 2))
+def test_one_suits_rows_are_the_whole_tables_rows_of_that_suit(case, suit):
+    melds, hand, form, seen, copies = case
+    counts = STANDARD.counts(hand)
+    keys = shapes.keys_of(counts)
+    visible = [min(n, copies - c) for n, c in zip(STANDARD.counts(seen), counts, strict=True)]
+    whole = discards.discard_table(keys, melds, visible, form, copies)
+    alone = discards.discard_table(keys, melds, visible, form, copies, only=suit)
+    assert alone == [row for row in whole if row.discard // 9 == suit]

@@ -94,12 +94,13 @@ class DefensiveAgent(EfficiencyAgent):
         if not threats or max(threats.values()) < _ALERT:
             return super().discard(seen, legal)
         allowed = {a.tile for a in legal if a.kind == "discard"}
-        rows = [r for r in self.table(view, facts, visible) if r.discard in allowed]
+        table = self.table(view, facts, visible, self.void_first(seen, legal))
+        rows = [r for r in table if r.discard in allowed]
         if void is not None and any(r.discard // RANKS == void for r in rows):
             rows = [r for r in rows if r.discard // RANKS == void]
         best_s = rows[0].shanten
         if best_s < self.push:
-            return super().discard(seen, legal)
+            return self.first_discard(seen, legal, table)
         best_live = max(rows[0].live_total, 1)
         # A far hand is worth less to keep: efficiency weighs less the further it is.
         keep = 1.0 / (1 + max(best_s, 0))

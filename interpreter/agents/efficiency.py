@@ -24,12 +24,12 @@ Parameters: ``seed`` (kept for the contract; the bot has no randomness), ``kong_
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from dsl.ruleset import Ruleset
 from handcore import shapes
-from handcore.discards import DiscardOption, discard_table
+from handcore.discards import DiscardOption, discard_table, live_accepted
+from handcore.suit_tables import RANKS
 from interpreter.agents import reading
 from interpreter.agents.reading import View
 from interpreter.engine.actions import PASS, Action
@@ -40,8 +40,7 @@ CLAIM_POLICIES = ("helps", "pungs", "never")
 the kong policy)."""
 
 
-@dataclass(frozen=True)
-class Seen:
+class Seen(NamedTuple):
     """What a decision starts from: the observation, the player's view of it, what the
     ruleset says (``facts``), the suit being given up (``void``) and the copies seen."""
 
@@ -84,9 +83,22 @@ class EfficiencyAgent:
     def form(self, facts: Any, melds: int) -> shapes.SevenPairsForm | None:
         return reading.form_for(melds, facts.form if facts else "quads")
 
-    def table(self, view: View, facts: Any, visible: Sequence[int]) -> list[DiscardOption]:
+    def table(
+        self, view: View, facts: Any, visible: Sequence[int], only: int | None = None
+    ) -> list[DiscardOption]:
         m = len(view.melds)
-        return discard_table(view.keys, m, visible, self.form(facts, m), wilds=view.wilds)
+        form = self.form(facts, m)
+        return discard_table(view.keys, m, visible, form, wilds=view.wilds, only=only)
+
+    def void_first(self, seen: Seen, legal: Sequence[Action]) -> int | None:
+        """The suit being given up when a tile of it (not a wild) may be discarded: then a
+        discard of that suit is chosen, and its rows of the table are all that is needed."""
+        void, wild = seen.void, seen.view.wild_tiles
+        if void is not None:
+            for a in legal:
+                if a.kind == "discard" and a.tile // RANKS == void and a.tile not in wild:
+                    return void
+        return None
 
     # --- the contract -------------------------------------------------------------------------
 
@@ -109,9 +121,16 @@ class EfficiencyAgent:
         return kinds["pass"][0] if "pass" in kinds else legal[0]
 
     def discard(self, seen: Seen, legal: Sequence[Action]) -> Action:
-        view, facts, void, visible = seen.view, seen.facts, seen.void, seen.visible
+        only = self.void_first(seen, legal)
+        table = self.table(seen.view, seen.facts, seen.visible, only)
+        return self.first_discard(seen, legal, table)
+
+    def first_discard(
+        self, seen: Seen, legal: Sequence[Action], table: Sequence[DiscardOption]
+    ) -> Action:
+        """The discard of the best legal row of the position's discard ``table``."""
         allowed = {a.tile for a in legal if a.kind == "discard"}
-        row = reading.first_legal(self.table(view, facts, visible), allowed, void, view.counts)
+        row = reading.first_legal(table, allowed, seen.void, seen.view.counts)
         return Action("discard", row.discard)
 
     def turn(self, seen: Seen, legal: Sequence[Action], kinds: dict[str, list[Action]]) -> Action:
@@ -126,8 +145,8 @@ class EfficiencyAgent:
                 if self.kong_policy == "always":
                     return pick
                 keys, melds, _ = reading.self_kong_keys(view, t)
-                after, _ = reading.live_accepted(
-                    view, keys, len(melds), self.form(facts, len(melds)), visible
+                after, _ = live_accepted(
+                    keys, len(melds), self.form(facts, len(melds)), visible, view.wilds
                 )
                 now = shapes.shanten(
                     shapes.add_tile(view.keys, choice.tile, -1),
@@ -164,15 +183,22 @@ class EfficiencyAgent:
                 continue
             keys, _ = reading.claim_keys(view.keys, a, tile)
             # A hand that must discard is as near to ready as its best discard leaves it.
-            if shapes.shanten_standard(keys, m + 1, view.wilds) <= s_now:
-                candidates.append((a, keys))
+            after = shapes.shanten_standard(keys, m + 1, view.wilds)
+            if after <= s_now:
+                # (a complete hand is ready after its discard)
+                candidates.append((a, keys, after if a.kind == "kong" else max(after, 0)))
         if not candidates:
             return PASS
-        now = reading.live_accepted(view, view.keys, m, form, visible)
+        if void is None and not view.wilds:
+            # Then the best discard is the table's first row, of that shanten: a claim
+            # leaving the hand further from ready is never the best.
+            nearest = min(after for _, _, after in candidates)
+            candidates = [c for c in candidates if c[2] == nearest]
+        now = live_accepted(view.keys, m, form, visible, view.wilds)
         best: tuple[tuple[int, int], Action] | None = None
-        for a, keys in candidates:
+        for a, keys, _ in candidates:
             if a.kind == "kong":
-                s, live = reading.live_accepted(view, keys, m + 1, None, visible)
+                s, live = live_accepted(keys, m + 1, None, visible, view.wilds)
             else:
                 rows = discard_table(keys, m + 1, visible, None, wilds=view.wilds)
                 if not rows:  # it would leave nothing but wilds to throw

@@ -187,6 +187,9 @@ FIELDS: dict[str, Callable[[Table, int], Any]] = {
 }
 
 
+_UNREAD = object()
+
+
 class Observation(Mapping[str, Any]):
     """A read-only mapping with the keys of ``FIELDS``, each computed on first read."""
 
@@ -199,14 +202,17 @@ class Observation(Mapping[str, Any]):
         self._read: dict[str, Any] = {}
 
     def __getitem__(self, key: str) -> Any:
-        read = self._read
-        if key in read:
-            return read[key]
-        compute = FIELDS[key]
-        if len(self._game.events) != self._moment:
-            raise RuntimeError(f"observation field {key!r} read after the game moved on")
-        value = read[key] = compute(self._game, self._seat)
+        value = self._read.get(key, _UNREAD)
+        if value is _UNREAD:
+            compute = FIELDS[key]
+            if len(self._game.events) != self._moment:
+                raise RuntimeError(f"observation field {key!r} read after the game moved on")
+            value = self._read[key] = compute(self._game, self._seat)
         return value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """``Mapping.get`` without its exception handling (bots ask for fields by ``get``)."""
+        return self[key] if key in FIELDS else default
 
     def __iter__(self) -> Iterator[str]:
         return iter(FIELDS)

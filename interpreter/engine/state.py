@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
+from operator import mul
 from random import Random
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -31,6 +33,8 @@ NAMES = tuple(EVERY.name(t) for t in range(EVERY.kinds))
 tile_name = NAMES.__getitem__
 """A tile in notation (``5m``), looked up."""
 TILES = {name: t for t, name in enumerate(NAMES)}
+_ONE_OF = tuple((t,) for t in range(EVERY.kinds))
+"""Each tile alone, to be repeated by its count (``Player.hand``)."""
 
 
 class IllegalAction(ValueError):
@@ -89,7 +93,7 @@ class Player:
         self.keys = shapes.keys_of(counts)[: len(self.keys)]  # no empty honour key if none
 
     def hand(self) -> list[Tile]:
-        return [t for t, n in enumerate(self.counts) for _ in range(n)]
+        return list(chain.from_iterable(map(mul, _ONE_OF, self.counts)))
 
     def notation(self) -> str:
         """The concealed tiles in notation, as ``fmt(self.hand())`` writes them."""
