@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from interpreter.agents.defensive import DefensiveAgent
@@ -124,6 +125,24 @@ def expand_agent(name: str) -> str:
     loaded = read_params(files[0], base)
     given = [t for t in items if "=" in t]
     return f"{base}:" + ",".join([*(f"{k}={v}" for k, v in loaded.items()), *given])
+
+
+TUNED = Path(__file__).resolve().parent / "tuned"
+"""The shipped parameter files, ``tuned/BOT/REGION/VERSION.yaml``: package data, outside
+the ruleset search path, written by ``bench/tune_all.py``."""
+
+
+def shipped_rulesets() -> list[str]:
+    """The ids of the shipped rulesets one can play (abstract bases left out)."""
+    from dsl.ruleset import SHIPPED, found_rulesets, load
+
+    ids = [i for i, folder in found_rulesets() if folder.path == SHIPPED]
+    return [i for i in ids if not load(i, compile=False).get("ruleset.abstract")]
+
+
+def tuned_file(bot: str, ruleset: str) -> Path:
+    """Where the shipped parameters of ``bot`` for the ruleset id ``ruleset`` are (or go)."""
+    return TUNED / bot / f"{ruleset}.yaml"
 
 
 def read_params(path: str, bot: str) -> dict[str, str]:
