@@ -46,13 +46,18 @@ def is_current(path: str, bot: str, ruleset: str, args: argparse.Namespace) -> b
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("rulesets", nargs="*", metavar="RULESET",
-                        help="ruleset ids [default: every shipped ruleset one can play]")
+    parser.add_argument(
+        "rulesets",
+        nargs="*",
+        metavar="RULESET",
+        help="ruleset ids [default: every shipped ruleset one can play]",
+    )
     parser.add_argument("--bot", default="strategy", help="the bot tuned [default: strategy]")
     parser.add_argument("--budget", type=int, default=16, help="trials a ruleset [16]")
-    parser.add_argument("--games", type=int, default=50, help="tuning walls a trial [50]")
-    parser.add_argument("--check-games", type=int, default=150,
-                        help="new walls the best trial is measured on [150]")
+    parser.add_argument("--games", type=int, default=30, help="tuning walls a trial [30]")
+    parser.add_argument(
+        "--check-games", type=int, default=120, help="new walls the best trial is measured on [120]"
+    )
     parser.add_argument("--seed", type=int, default=1, help="master seed of the tuning walls [1]")
     parser.add_argument("--workers", type=int, default=1, help="processes [1]")
     parser.add_argument("--force", action="store_true", help="tune current files again")
