@@ -186,12 +186,11 @@ def tune(
         raise ValueError(f"--budget must be at least 1 trial, not {budget}")
     if walls < 2 or check_walls < 2:
         raise ValueError("--games and --check-games must be at least 2 walls")
-    fields = sim.split_agents(field)
-    if len(fields) != 1:
-        raise ValueError(f"--agents {field!r}: give one bot, the one tuned")
-    field = fields[0]
-    bot = field.partition(":")[0]
     spec, loaded = sim.make_spec(setting.ruleset, seed, field, setting.settings, setting.preset)
+    if len(set(spec.agents)) != 1:
+        raise ValueError(f"--agents {field!r}: give one bot, the one tuned")
+    field = spec.agents[0]  # a parameter file read into its parameters
+    bot = field.partition(":")[0]
     declared = PARAMS[bot]
     if not declared:
         tunable = ", ".join(b for b, ps in PARAMS.items() if ps)
