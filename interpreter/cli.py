@@ -716,8 +716,8 @@ def _note_untuned(agents: str, rules: Ruleset) -> None:
 
     for bot in untuned(agents, rules):
         click.echo(f"mjrules: note: no tuned parameters of the {bot} bot are shipped for "
-                   f"{rules.id}: it plays its defaults (mjrules tune writes a parameter file "
-                   f"for --agents {bot}:FILE)", err=True)  # fmt: skip
+                   f"{rules.given_path or rules.id}: it plays its defaults (mjrules tune writes a "
+                   f"parameter file for --agents {bot}:FILE)", err=True)  # fmt: skip
 
 
 def _set_option(side: str) -> Callable[[F], F]:
