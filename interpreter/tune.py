@@ -251,8 +251,13 @@ def write(tuned: Tuned, path: str, load: str = "") -> None:
         yaml.safe_dump(tuned.to_json(), f, allow_unicode=True, sort_keys=False)
 
 
+_YES_NO = {True: "yes", False: "no"}
+
+
 def side_by_side(files: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
-    """Parameter files in columns: the tactics each ruleset rewards, parameter by parameter."""
+    """Parameter files in columns: the tactics each ruleset rewards, parameter by parameter
+    (— where a file leaves a parameter to the bot's default), and the best trial's gain on the
+    check walls (the file kept the field's parameters when it was not positive)."""
     heads = [
         str(d.get("ruleset", path))
         + "".join(f" {k}={option_text(v)}" for k, v in (d.get("changed") or {}).items())
@@ -269,6 +274,7 @@ def side_by_side(files: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
         ("bot", [str(d["bot"]) for _, d in files]),
         *((n, [str(d["parameters"].get(n, "—")) for _, d in files]) for n in names),
         ("gain / hand [95% CI]", [gain(d) for _, d in files]),
+        ("kept the field", [_YES_NO.get(d.get("kept_field"), "?") for _, d in files]),
         ("against", [str(d.get("field", "?")) for _, d in files]),
         ("trials × walls", [f"{d.get('budget', '?')} × {d.get('walls', '?')}" for _, d in files]),
     ]

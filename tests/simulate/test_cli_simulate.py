@@ -89,6 +89,7 @@ def test_default_bots_are_named():
     assert result.returncode == 0, result.stderr
     tuned = expand_agent("strategy:tuned", load("sichuan/blog5"))  # the parameters shipped
     assert f"bots: {tuned} at every seat;" in result.stdout
+    assert "\n0            strategy:…  " in result.stdout  # the seat table cuts parameters
     assert "hand types (share of wins)" in result.stdout
     assert "(pinghu)" in result.stdout and "平胡" in result.stdout
 
