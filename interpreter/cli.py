@@ -645,7 +645,8 @@ def simulate(
 
     The summary gives 流局, each seat's 和了率 and 放铳率, 自摸, the dealer's edge and more
     (README, Simulate), and names the ruleset, options, bots and seed that produced it;
-    the rows and files record the same.  Efficiency bots play every seat unless --agents says.
+    the rows and files record the same.  Strategy bots with the parameters shipped for the
+    ruleset (strategy:tuned) play every seat unless --agents says.
 
     Hand i is dealt and played from a seed derived from --seed and i alone, so results are
     the same for any --workers or --scheduler, and two rulesets of the same tiles run with
