@@ -46,6 +46,24 @@ def is_current(path: str, bot: str, ruleset: str, args: argparse.Namespace) -> b
     )
 
 
+def table(paths: list[str]) -> str:
+    """The parameter files as a Markdown table: what each gained on its check walls."""
+    from interpreter.agents import param_file
+
+    lines = ["| ruleset | trials × walls | check walls | best trial's gain / hand [95% CI] "
+             "| file holds |", "|---|---:|---:|---:|---|"]  # fmt: skip
+    for path in paths:
+        d = param_file(path)
+        low, high = d["ci95"]
+        gain = f"{d['gain']:+.3f} [{low:+.3f}, {high:+.3f}]"
+        if d["best_trial"] == d["parameters"] and d["kept_field"]:
+            gain = "no trial beat the defaults"
+        holds = "the defaults" if d["kept_field"] else "the best trial"
+        lines.append(f"| {d['ruleset']} | {d['budget']} × {d['walls']} | {d['check_walls']} "
+                     f"| {gain} | {holds} |")  # fmt: skip
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -63,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="master seed of the tuning walls [1]")
     parser.add_argument("--workers", type=int, default=1, help="processes [1]")
     parser.add_argument("--force", action="store_true", help="tune current files again")
+    parser.add_argument("--table", action="store_true", help="print the files as a table")
     args = parser.parse_args(argv)
 
     from interpreter import tune as tuning
@@ -70,6 +89,9 @@ def main(argv: list[str] | None = None) -> int:
     from interpreter.compare import Run, Setting
 
     rulesets = args.rulesets or shipped_rulesets()
+    if args.table:
+        print(table([str(tuned_file(args.bot, r)) for r in rulesets]))
+        return 0
     start = time.monotonic()
     for n, ruleset in enumerate(rulesets, 1):
         path = str(tuned_file(args.bot, ruleset))
