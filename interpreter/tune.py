@@ -102,10 +102,14 @@ class Tuned:
             "best parameters:",
             *(f"  {k} = {v}" for k, v in self.best.items()),
             f"gain on the tuning walls: {self.tuned_gain:+.3f} points a hand (biased upward)",
-            f"gain on {self.check_walls:,} new walls: {g.diff:+.3f} points a hand "
-            f"[95% CI {g.low:+.3f}, {g.high:+.3f}]" + _verdict(g),
         ]
-        if self.kept_field:
+        if self.best == self.parameters and self.kept_field:
+            lines.append("no trial beat the field on the tuning walls: the file keeps the "
+                         "field's parameters")  # fmt: skip
+        else:
+            lines.append(f"gain on {self.check_walls:,} new walls: {g.diff:+.3f} points a hand "
+                         f"[95% CI {g.low:+.3f}, {g.high:+.3f}]" + _verdict(g))  # fmt: skip
+        if self.kept_field and self.best != self.parameters:
             lines.append("the gain on the new walls is not positive: the file keeps the "
                          "field's parameters")  # fmt: skip
         lines.append(f"as an agent: --agents {agent_name(self.bot, self.parameters)}")

@@ -172,3 +172,5 @@ def test_when_no_trial_beats_the_field_nothing_is_measured_again(monkeypatch):
     result = stub_tune(monkeypatch, check_gain=5.0, tuning_gain=-1.0)
     assert result.kept_field and result.best == result.parameters
     assert (result.gain.diff, result.gain.low, result.gain.high) == (0, 0, 0)
+    assert "no trial beat the field on the tuning walls" in result.to_text()
+    assert "new walls" not in result.to_text()
