@@ -182,3 +182,14 @@ def test_when_no_trial_beats_the_field_nothing_is_measured_again(monkeypatch):
     assert (result.gain.diff, result.gain.low, result.gain.high) == (0, 0, 0)
     assert "no trial beat the field on the tuning walls" in result.to_text()
     assert "new walls" not in result.to_text()
+
+
+def test_compare_plays_each_ruleset_with_its_own_tuned_parameters():
+    result = mjrules("compare", QQ, BLOG5, "--agents", "strategy:tuned", "--games", "2",
+                     "--workers", "1", "--json")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    a, b = data["a"]["agents"], data["b"]["agents"]
+    assert a == [expand_agent("strategy:tuned", load(QQ))] * 4
+    assert b == [expand_agent("strategy:tuned", load(BLOG5))] * 4 and a != b
+    assert data["agents"] == a  # the first side's, as before
