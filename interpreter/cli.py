@@ -18,6 +18,7 @@ import click
 
 from handcore.tiles import EVERY, STANDARD, WITH_HONOURS, TileError, TileSet
 from interpreter.check_cli import COMMANDS as CHECK_COMMANDS
+from interpreter.default_agents import ANALYSIS_AGENTS, DEFAULT_AGENTS
 from interpreter.ruleset_cli import COMMANDS, ruleset_options
 
 if TYPE_CHECKING:  # loaded only by the commands that need it, to keep --help quick
@@ -357,10 +358,11 @@ def _load_ruleset(
 )
 @click.option(
     "--agents",
-    default="efficiency",
+    default=DEFAULT_AGENTS,
     show_default=True,
     help="One agent name for every seat, or one per seat: random,simple,simple,random; "
-    "parameters after a colon: value:hazard=0.5, or a file written by tune: value:tuned.yaml.",
+    "parameters after a colon: value:hazard=0.5, a file written by tune: value:tuned.yaml, "
+    "or the one shipped for the ruleset: strategy:tuned.",
 )
 @click.option(
     "--hands",
@@ -412,9 +414,10 @@ def play(
 
     rules = _load_ruleset(ruleset, settings, preset)
     try:
-        names = split_agents(agents)  # parameters and parameter files read here
+        names = split_agents(agents, rules)  # parameters and parameter files read here
     except ValueError as error:
         fail(str(error))
+    _note_untuned(agents, rules)
     unknown = [n for n in names if n.partition(":")[0] not in AGENTS]
     if unknown:
         fail(f"unknown agent {unknown[0]!r}; agents are {', '.join(sorted(AGENTS))}")
@@ -577,19 +580,23 @@ def _logged_defaults(events: Sequence[dict[str, object]]) -> dict[str, object] |
         return None
 
 
-def run_options(command: F) -> F:
+def run_options(command: F | None = None, *, agents: str = ANALYSIS_AGENTS) -> Any:
     """The options of every command that plays many hands: how many, from which seed, by which
-    bots, on which workers."""
+    bots (``agents`` by default), on which workers.  ``@run_options`` or
+    ``@run_options(agents=...)``."""
+    if command is None:
+        return lambda command: run_options(command, agents=agents)
     for option in reversed([
         click.option("--games", default=1000, show_default=True, type=click.IntRange(0),
                      help="Hands to play."),
         click.option("--seed", default=1, show_default=True,
                      help="Master seed: hand i is played from a hash of (seed, i), whatever "
                      "the workers."),
-        click.option("--agents", default="efficiency", show_default=True,
+        click.option("--agents", default=agents, show_default=True,
                      help="One agent for every seat, or one per seat (random,simple,simple,"
-                     "value); parameters after a colon: value:hazard=0.5, or a file "
-                     "written by tune: value:tuned.yaml."),
+                     "value); parameters after a colon: value:hazard=0.5, a file written "
+                     "by tune: value:tuned.yaml, or the one shipped for the ruleset: "
+                     "strategy:tuned."),
         click.option("--workers", type=click.IntRange(1), default=None,
                      help="Worker processes [default: all cores; at most 4 per core]."),
         click.option("--scheduler", default=None, metavar="ADDRESS",
@@ -604,7 +611,7 @@ def run_options(command: F) -> F:
 @cli.command()
 @click.argument("ruleset", metavar="RULESET")
 @ruleset_options
-@run_options
+@run_options(agents=DEFAULT_AGENTS)
 @click.option(
     "--out",
     type=click.Path(dir_okay=False),
@@ -638,7 +645,8 @@ def simulate(
 
     The summary gives 流局, each seat's 和了率 and 放铳率, 自摸, the dealer's edge and more
     (README, Simulate), and names the ruleset, options, bots and seed that produced it;
-    the rows and files record the same.  Efficiency bots play every seat unless --agents says.
+    the rows and files record the same.  Strategy bots with the parameters shipped for the
+    ruleset (strategy:tuned) play every seat unless --agents says.
 
     Hand i is dealt and played from a seed derived from --seed and i alone, so results are
     the same for any --workers or --scheduler, and two rulesets of the same tiles run with
@@ -672,6 +680,7 @@ def simulate(
         players = Rules(loaded).players
     except (sim.SimulationError, ValueError) as error:
         fail(str(error))
+    _note_untuned(agents, loaded)
     summary = Summary.of(loaded, spec.agents, seed, preset)
     if resume and out is None:
         fail("--resume needs the --out file of the run to continue")
@@ -700,6 +709,16 @@ def simulate(
     click.echo(summary.to_text(top))
     if out:
         click.echo(f"{summary.hands:,} rows written to {out}")
+
+
+def _note_untuned(agents: str, rules: Ruleset) -> None:
+    """Say on stderr which ``BOT:tuned`` found no shipped parameters: it plays its defaults."""
+    from interpreter.simulate import untuned
+
+    for bot in untuned(agents, rules):
+        click.echo(f"mjrules: note: no tuned parameters of the {bot} bot are shipped for "
+                   f"{rules.given_path or rules.id}: it plays its defaults (mjrules tune writes a "
+                   f"parameter file for --agents {bot}:FILE)", err=True)  # fmt: skip
 
 
 def _set_option(side: str) -> Callable[[F], F]:

@@ -559,7 +559,8 @@ class Comparison:
     def to_json(self) -> dict[str, Any]:
         first = self.about[0]
         return {
-            "a": _side_json(self.about[0]), "b": _side_json(self.about[1]),
+            **{side: {**_side_json(about), "agents": json.loads(about["agents"])}
+               for side, about in zip("ab", self.about, strict=True)},
             "hands": self.games, "master_seed": int(first["master_seed"]),
             "agents": json.loads(first["agents"]), "mjrules_version": first["mjrules_version"],
             "shared_walls": self.shared_walls, "correction": "holm", "alpha": ALPHA,
@@ -570,6 +571,9 @@ class Comparison:
 
     def to_text(self) -> str:
         a, b = self.about
+        bots = bots_text(json.loads(a["agents"]))
+        if b["agents"] != a["agents"]:  # strategy:tuned reads each ruleset's own parameters
+            bots = f"A {bots}; B {bots_text(json.loads(b['agents']))}"
         head = [
             f"A: {_side_text(a, self.changed[0])}",
             f"B: {_side_text(b, self.changed[1])}",
@@ -577,8 +581,7 @@ class Comparison:
             + ("the same walls (paired hand by hand)" if self.shared_walls else
                "different tile sets: no common walls (hands paired by index only)")
             + f", mjrules {a['mjrules_version']}",
-            f"bots: {bots_text(json.loads(a['agents']))}; the figures describe these bots playing "
-            "these rules",
+            f"bots: {bots}; the figures describe these bots playing these rules",
             "B − A: the difference with its 95% confidence interval from the paired hands;",
             f"* significant at 5% after Holm's correction for {len(self.effects)} effects",
         ]  # fmt: skip

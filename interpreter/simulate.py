@@ -50,6 +50,7 @@ from operator import itemgetter
 from random import Random
 from typing import TYPE_CHECKING, Any
 
+from interpreter.default_agents import DEFAULT_AGENTS
 from interpreter.summary import PROVENANCE
 
 if TYPE_CHECKING:
@@ -64,8 +65,6 @@ LIST_COLUMNS = (
     "winners", "win_from", "win_values", "win_hands", "hand_types", "opening_seats",
     "opening_hands",
 )  # fmt: skip
-DEFAULT_AGENTS = "efficiency"
-"""The strongest bot that meets the speed target (docs/AGENTS.md, Default bots)."""
 _TYPE = itemgetter("type")
 _READ = frozenset(("win", "claim", "bird", "deal", "opening", "end"))
 """The events a record reads; the others are only counted."""
@@ -150,7 +149,10 @@ def make_spec(
     else:
         loaded = load(str(ruleset), settings=settings, preset=preset)
         ref = portable_ref(str(ruleset))
-    names = split_agents(agents) if isinstance(agents, str) else [a.strip() for a in agents]
+    try:
+        names = split_agents(agents if isinstance(agents, str) else ",".join(agents), loaded)
+    except ValueError as error:
+        raise SimulationError(str(error)) from None
     unknown = [n for n in names if n.partition(":")[0] not in AGENTS]
     if unknown:
         raise SimulationError(
@@ -178,19 +180,34 @@ def portable_ref(ref: str) -> str:
     return os.path.abspath(ref) if is_path(ref) or os.path.isfile(ref) else ref
 
 
-def split_agents(text: str) -> list[str]:
+def split_agents(text: str, ruleset: Ruleset | None = None) -> list[str]:
     """``"random,value:kong_policy=never,defence=0.5,simple"`` → one name per item; an item
     ``k=v`` without a colon continues the parameters of the agent before it.  A parameter
-    file (``value:tuned.yaml``) is read into its parameters (:func:`expand_agent`)."""
+    file (``value:tuned.yaml``, or ``strategy:tuned``, the file shipped for ``ruleset``) is
+    read into its parameters (:func:`expand_agent`)."""
     from interpreter.agents import expand_agent
 
+    return [expand_agent(n, ruleset) for n in _names(text)]
+
+
+def _names(text: str) -> list[str]:
     names: list[str] = []
     for item in (t.strip() for t in text.split(",")):
         if names and "=" in item and ":" not in item:
             names[-1] += "," + item
         else:
             names.append(item)
-    return [expand_agent(n) for n in names]
+    return names
+
+
+def untuned(text: str, ruleset: Ruleset) -> list[str]:
+    """The bots of ``text`` asked to play ``BOT:tuned`` for which no parameters are shipped
+    for ``ruleset``: they play their defaults (:func:`interpreter.agents.shipped_params`)."""
+    from interpreter.agents import SHIPPED_NAME, shipped_params
+
+    asked = [n.partition(":") for n in _names(text)]
+    bots = [b for b, _, spec in asked if SHIPPED_NAME in re.split(r"\s*[,;]\s*", spec.strip())]
+    return [b for b in dict.fromkeys(bots) if shipped_params(b, ruleset) is None]
 
 
 @lru_cache(maxsize=32)

@@ -358,7 +358,7 @@ class Summary:
             f"{pad('seat', 12)} {pad('bot', 14)} {pad('和了率', 9, right=True)} "
             f"{pad('放铳率', 9, right=True)}   mean points (95% CI)",
         ]
-        rows = [(f"{s['seat']}", s["agent"], s) for s in d["seats"]]
+        rows = [(f"{s['seat']}", _short_bot(s["agent"]), s) for s in d["seats"]]
         rows.append(("dealer (庄)", "", d["dealer"]))
         for label, agent, s in rows:
             lines.append(
@@ -371,6 +371,11 @@ class Summary:
                 label = f"{t['name']} ({t['id']})"
                 lines.append(f"  {pad(label, 28)} {t['count']:>8,}  {_pct(t['per_win']):>6}")
         return "\n".join(lines)
+
+
+def _short_bot(agent: str) -> str:
+    """A bot's name for the seat table: its parameters, named in the bots line, cut short."""
+    return agent if len(agent) <= 14 else agent.partition(":")[0] + ":…"
 
 
 def bots_text(agents: Sequence[str]) -> str:

@@ -7,11 +7,16 @@ candidate plays the same walls in every trial in duplicate format (:func:`play_w
 each wall it takes each seat in turn, the field bot (the bot as given: defaults, or the
 parameters loaded) the other seats, and the field plays the same seats too; the objective
 is the candidate's mean points per hand minus the field's, paired by wall.  The first trial
-is the field's own parameters (those in range), so the search starts from the current best.
+is the field itself (gain 0, not played again), so the search starts from the current best.
 
 The best candidate has been chosen for its luck on the tuning walls as much as for its
 play, so its gain is measured again, with a 95% interval, on walls never tuned on (another
-master seed), and that is the gain reported and written to the parameter file.
+master seed), and that is the gain reported and written to the parameter file.  When that
+gain is not positive the file keeps the field's parameters (``kept_field``), so a written
+file never plays worse than the field by what was measured.  The field's parameters are
+those it was given plus its in-range defaults; a default outside its search range (the
+strategy bot's automatic ``hazard``, -1) is left out, so that loading the file plays the
+bot's own default again.
 """
 
 from __future__ import annotations
@@ -57,11 +62,19 @@ class Tuned:
     check_walls: int
     tuned_gain: float  # on the tuning walls: biased upward, the best of many
     gain: Estimate  # on the check walls
+    best: dict[str, Any]  # the best trial's parameters, the ones measured on the check walls
+
+    @property
+    def kept_field(self) -> bool:
+        """The best trial did not gain on the check walls: the field's parameters are kept."""
+        return self.gain.diff <= 0
 
     def to_json(self) -> dict[str, Any]:
         return {
             "bot": self.bot,
             "parameters": self.parameters,
+            "kept_field": self.kept_field,
+            "best_trial": self.best,
             "agent": agent_name(self.bot, self.parameters),
             "field": self.field,
             "ruleset": self.about["ruleset"],
@@ -87,12 +100,19 @@ class Tuned:
             f"tuned the {self.bot} bot on {self.about['ruleset']} against {self.field}: "
             f"{self.budget} trials on {self.walls:,} walls, seed {self.seed}",
             "best parameters:",
-            *(f"  {k} = {v}" for k, v in self.parameters.items()),
+            *(f"  {k} = {v}" for k, v in self.best.items()),
             f"gain on the tuning walls: {self.tuned_gain:+.3f} points a hand (biased upward)",
-            f"gain on {self.check_walls:,} new walls: {g.diff:+.3f} points a hand "
-            f"[95% CI {g.low:+.3f}, {g.high:+.3f}]" + _verdict(g),
-            f"as an agent: --agents {agent_name(self.bot, self.parameters)}",
         ]
+        if self.best == self.parameters and self.kept_field:
+            lines.append("no trial beat the field on the tuning walls: the file keeps the "
+                         "field's parameters")  # fmt: skip
+        else:
+            lines.append(f"gain on {self.check_walls:,} new walls: {g.diff:+.3f} points a hand "
+                         f"[95% CI {g.low:+.3f}, {g.high:+.3f}]" + _verdict(g))  # fmt: skip
+        if self.kept_field and self.best != self.parameters:
+            lines.append("the gain on the new walls is not positive: the file keeps the "
+                         "field's parameters")  # fmt: skip
+        lines.append(f"as an agent: --agents {agent_name(self.bot, self.parameters)}")
         return "\n".join(lines)
 
 
@@ -108,6 +128,8 @@ def _verdict(gain: Estimate) -> str:
 def agent_name(bot: str, params: Mapping[str, Any]) -> str:
     from interpreter.agents import param_text
 
+    if not params:
+        return bot
     return f"{bot}:" + ",".join(f"{k}={param_text(v)}" for k, v in params.items())
 
 
@@ -168,12 +190,11 @@ def tune(
         raise ValueError(f"--budget must be at least 1 trial, not {budget}")
     if walls < 2 or check_walls < 2:
         raise ValueError("--games and --check-games must be at least 2 walls")
-    fields = sim.split_agents(field)
-    if len(fields) != 1:
-        raise ValueError(f"--agents {field!r}: give one bot, the one tuned")
-    field = fields[0]
-    bot = field.partition(":")[0]
     spec, loaded = sim.make_spec(setting.ruleset, seed, field, setting.settings, setting.preset)
+    if len(set(spec.agents)) != 1:
+        raise ValueError(f"--agents {field!r}: give one bot, the one tuned")
+    field = spec.agents[0]  # a parameter file read into its parameters
+    bot = field.partition(":")[0]
     declared = PARAMS[bot]
     if not declared:
         tunable = ", ".join(b for b, ps in PARAMS.items() if ps)
@@ -193,10 +214,11 @@ def tune(
     current = _current(field)
 
     def objective(trial: Any) -> float:
+        if trial.number == 0:  # the field itself, already played: nothing suggested
+            trial.set_user_attr("parameters", current)
+            return 0.0
         params = {name: _suggest(trial, name, p) for name, p in declared.items()}
         trial.set_user_attr("parameters", params)
-        if params == current:  # the field itself, already played
-            return 0.0
         return float(points(agent_name(bot, params), seed, walls).mean() - reference.mean())
 
     def progress(study: Any, trial: Any) -> None:
@@ -207,31 +229,39 @@ def tune(
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = optuna.create_study(direction="maximize", sampler=optuna.samplers.TPESampler(seed=seed))
-    study.enqueue_trial(current)  # the field itself: the gain to beat is 0
     study.optimize(objective, n_trials=budget, callbacks=[progress])
     best = study.best_trial
     params = best.user_attrs["parameters"]
-    report(f"measuring {agent_name(bot, params)} on {check_walls:,} new walls")
-    master = check_seed(seed)
-    gain = mean_effect(points(field, master, check_walls),
-                       points(agent_name(bot, params), master, check_walls))  # fmt: skip
+    if best.number == 0:  # no trial beat the field on the tuning walls: nothing to measure
+        gain = Estimate(0.0, 0.0, 0.0, 0.0, 1.0)
+    else:
+        report(f"measuring {agent_name(bot, params)} on {check_walls:,} new walls")
+        master = check_seed(seed)
+        gain = mean_effect(points(field, master, check_walls),
+                           points(agent_name(bot, params), master, check_walls))  # fmt: skip
+    kept = params if gain.diff > 0 else current
     about = dict(sim.spec_provenance(spec))
-    return Tuned(bot, params, field, about, _changed(loaded), budget, walls, seed, check_walls,
-                 float(best.value), gain)  # fmt: skip
+    return Tuned(bot, kept, field, about, _changed(loaded), budget, walls, seed, check_walls,
+                 float(best.value), gain, params)  # fmt: skip
 
 
-def write(tuned: Tuned, path: str) -> None:
-    """The parameter file: YAML, read back by ``--agents BOT:FILE``."""
+def write(tuned: Tuned, path: str, load: str = "") -> None:
+    """The parameter file: YAML, read back by ``--agents BOT:FILE`` (or ``load``, the
+    agent name that loads it when it is shipped)."""
     import yaml
 
     with open(path, "w", encoding="utf-8") as f:
-        f.write("# mjrules tune: load with --agents "
-                f"{tuned.bot}:{path}\n")  # fmt: skip
+        f.write(f"# mjrules tune: load with --agents {load or f'{tuned.bot}:{path}'}\n")
         yaml.safe_dump(tuned.to_json(), f, allow_unicode=True, sort_keys=False)
 
 
+_YES_NO = {True: "yes", False: "no"}
+
+
 def side_by_side(files: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
-    """Parameter files in columns: the tactics each ruleset rewards, parameter by parameter."""
+    """Parameter files in columns: the tactics each ruleset rewards, parameter by parameter
+    (— where a file leaves a parameter to the bot's default), and the best trial's gain on the
+    check walls (the file kept the field's parameters when it was not positive)."""
     heads = [
         str(d.get("ruleset", path))
         + "".join(f" {k}={option_text(v)}" for k, v in (d.get("changed") or {}).items())
@@ -248,6 +278,7 @@ def side_by_side(files: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
         ("bot", [str(d["bot"]) for _, d in files]),
         *((n, [str(d["parameters"].get(n, "—")) for _, d in files]) for n in names),
         ("gain / hand [95% CI]", [gain(d) for _, d in files]),
+        ("kept the field", [_YES_NO.get(d.get("kept_field"), "?") for _, d in files]),
         ("against", [str(d.get("field", "?")) for _, d in files]),
         ("trials × walls", [f"{d.get('budget', '?')} × {d.get('walls', '?')}" for _, d in files]),
     ]

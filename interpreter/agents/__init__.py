@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from interpreter.agents.defensive import DefensiveAgent
 from interpreter.agents.efficiency import CLAIM_POLICIES, KONG_POLICIES, EfficiencyAgent
@@ -18,6 +19,9 @@ from interpreter.agents.search import SearchAgent
 from interpreter.agents.simple import SimpleAgent
 from interpreter.agents.strategy import StrategyAgent
 from interpreter.agents.value import ValueAgent
+
+if TYPE_CHECKING:
+    from dsl.ruleset import Ruleset
 
 AGENTS = {
     "random": RandomAgent,
@@ -109,11 +113,12 @@ PARAMS: dict[str, dict[str, Param]] = {
 """Each bot's parameters with their ranges (docs/AGENTS.md says what they do)."""
 
 
-def expand_agent(name: str) -> str:
+def expand_agent(name: str, ruleset: Ruleset | None = None) -> str:
     """``BOT:FILE`` as ``BOT:name=value,…`` with the parameters of FILE, a parameter file
-    written by ``mjrules tune``; ``name=value`` items after the file override it.  Other names
-    are returned unchanged.  Agent names are expanded here once, so that runs record the
-    parameters played, not a file name."""
+    written by ``mjrules tune``; ``name=value`` items after the file override it.
+    ``BOT:tuned`` reads the shipped file of ``ruleset`` (:func:`shipped_params`).  Other
+    names are returned unchanged.  Agent names are expanded here once, so that runs record
+    the parameters played, not a file name."""
     base, _, spec = name.partition(":")
     items = [t.strip() for t in spec.replace(";", ",").split(",") if t.strip()]
     files = [t for t in items if "=" not in t]
@@ -121,9 +126,46 @@ def expand_agent(name: str) -> str:
         return name
     if len(files) > 1:
         raise ValueError(f"agent {name!r}: one parameter file at most, not {', '.join(files)}")
-    loaded = read_params(files[0], base)
-    given = [t for t in items if "=" in t]
-    return f"{base}:" + ",".join([*(f"{k}={v}" for k, v in loaded.items()), *given])
+    if files[0] == SHIPPED_NAME:
+        if ruleset is None:
+            raise ValueError(f"agent {name!r}: {SHIPPED_NAME!r} reads the shipped parameters of "
+                             "the ruleset played, and none is known here; give a parameter "
+                             "file (mjrules tune writes one)")  # fmt: skip
+        loaded = shipped_params(base, ruleset) or {}
+    else:
+        loaded = read_params(files[0], base)
+    params = [*(f"{k}={v}" for k, v in loaded.items()), *(t for t in items if "=" in t)]
+    return f"{base}:" + ",".join(params) if params else base
+
+
+TUNED = Path(__file__).resolve().parent / "tuned"
+"""The shipped parameter files, ``tuned/BOT/REGION/VERSION.yaml``: package data, outside
+the ruleset search path, written by ``bench/tune_all.py``."""
+SHIPPED_NAME = "tuned"
+"""The file name that reads the shipped parameters: ``--agents strategy:tuned``."""
+
+
+def shipped_rulesets() -> list[str]:
+    """The ids of the shipped rulesets one can play (abstract bases left out)."""
+    from dsl.ruleset import SHIPPED, found_rulesets, load
+
+    ids = [i for i, folder in found_rulesets() if folder.path == SHIPPED]
+    return [i for i in ids if not load(i, compile=False).get("ruleset.abstract")]
+
+
+def tuned_file(bot: str, ruleset: str) -> Path:
+    """Where the shipped parameters of ``bot`` for the ruleset id ``ruleset`` are (or go)."""
+    return TUNED / bot / f"{ruleset}.yaml"
+
+
+def shipped_params(bot: str, ruleset: Ruleset) -> dict[str, str] | None:
+    """The parameters shipped for ``bot`` on ``ruleset`` (a shipped ruleset found by its
+    id), or None when there are none: a ruleset of one's own, read from a path or with an
+    id of its own, has no shipped file and its bot plays its defaults."""
+    path = tuned_file(bot, ruleset.id)
+    if ruleset.given_path or not path.is_file():
+        return None
+    return read_params(str(path), bot)
 
 
 def read_params(path: str, bot: str) -> dict[str, str]:
@@ -181,10 +223,11 @@ def make_agent(name: str, seed: int = 0, **params: Any) -> Any:
 
     ``name`` may carry parameters after a colon: ``"defensive:defence=0.5"``,
     ``"value:value_threshold=1.5;claim_margin=1"`` (parameters apart by ``,`` or ``;``), or
-    a parameter file: ``"value:tuned.yaml"`` (:func:`expand_agent`).
+    a parameter file: ``"value:tuned.yaml"``, or the shipped one of the ``ruleset`` given:
+    ``"strategy:tuned"`` (:func:`expand_agent`).
     Every parameter is checked against its declared type and range (``PARAMS``).
     """
-    base, _, spec = expand_agent(name).partition(":")
+    base, _, spec = expand_agent(name, params.get("ruleset")).partition(":")
     for item in filter(None, spec.replace(";", ",").split(",")):
         key, _, text = item.partition("=")  # every item has one: a file was read above
         params[key.strip()] = text.strip()
@@ -211,5 +254,5 @@ def make_agent(name: str, seed: int = 0, **params: Any) -> Any:
 __all__ = [
     "AGENTS", "PARAMS", "DefensiveAgent", "EfficiencyAgent", "RandomAgent", "SearchAgent",
     "SimpleAgent", "StrategyAgent", "ValueAgent", "expand_agent", "make_agent", "param_file",
-    "param_text", "read_params",
+    "param_text", "read_params", "shipped_params",
 ]  # fmt: skip

@@ -19,6 +19,7 @@ from interpreter.compare import (
     metric_ids,
     metrics,
 )
+from interpreter.default_agents import ANALYSIS_AGENTS
 from interpreter.engine import events as ev
 from interpreter.simulate import record
 from tests.simulate.conftest import mjrules
@@ -223,7 +224,7 @@ def test_compare_reports_kong_outcomes_decisiveness_and_the_skill_reward():
     assert reward["significant"] and reward["ci95"][0] > 0
     assert effects["decisiveness"]["diff"] == 0 and effects["decisiveness"]["method"] == "match"
     # the same hands read from simulate's rows, matches of 8 worked out here
-    rows = simulate(BLOG5, games=48, seed=1, workers=1, progress=False)
+    rows = simulate(BLOG5, games=48, seed=1, agents=ANALYSIS_AGENTS, workers=1, progress=False)
     decided = []
     for start in range(0, 48, 8):
         match = rows.iloc[start : start + 8]

@@ -4,7 +4,9 @@ import json
 import subprocess
 import sys
 
+from dsl.ruleset import load
 from handcore.tiles import STANDARD
+from interpreter.agents import expand_agent
 
 MJRULES = [sys.executable, "-c", "from interpreter.cli import main; main()"]
 
@@ -19,7 +21,8 @@ def test_play_writes_a_log_that_replays(tmp_path):
     assert played.returncode == 0, played.stderr
     assert "== hand 1" in played.stdout and "== hand 2" in played.stdout
     assert "scores:" in played.stdout
-    assert played.stdout.splitlines()[-1] == "bots: efficiency"  # the default
+    default = expand_agent("strategy:tuned", load("sichuan/blog5"))
+    assert played.stdout.splitlines()[-1] == f"bots: {default}"  # the parameters shipped
     replayed = run("replay", str(log))
     assert replayed.returncode == 0, replayed.stderr
     assert replayed.stdout.startswith(played.stdout.split("scores:")[0].rstrip("\n"))

@@ -82,9 +82,14 @@ def test_text_summary_says_what_produced_it():
 
 
 def test_default_bots_are_named():
+    from dsl.ruleset import load
+    from interpreter.agents import expand_agent
+
     result = mjrules("simulate", "sichuan/blog5", "--games", "4", "--workers", "1")
     assert result.returncode == 0, result.stderr
-    assert "bots: efficiency at every seat;" in result.stdout
+    tuned = expand_agent("strategy:tuned", load("sichuan/blog5"))  # the parameters shipped
+    assert f"bots: {tuned} at every seat;" in result.stdout
+    assert "\n0            strategy:…  " in result.stdout  # the seat table cuts parameters
     assert "hand types (share of wins)" in result.stdout
     assert "(pinghu)" in result.stdout and "平胡" in result.stdout
 
