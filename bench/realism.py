@@ -184,9 +184,10 @@ class Run:
 
 def play(
     ruleset: str, bot: str, hands: int, seed: int, workers: int, out: str | None,
-    types: Mapping[str, frozenset[str]], say: Callable[[str], None],
+    types: Mapping[str, frozenset[str]], say: Callable[[str], None], source: str,
 ) -> Run:  # fmt: skip
-    """``hands`` hands of ``ruleset`` with ``bot`` at every seat, and their figures."""
+    """``hands`` hands of ``ruleset`` with ``bot`` at every seat, and their figures;
+    ``source``: the commit the code was read from (:func:`commit`, when the run began)."""
     from interpreter.simulate import make_spec, run_to
 
     spec, _ = make_spec(ruleset, seed, bot)
@@ -210,7 +211,7 @@ def play(
         say(f"{ruleset} {bot}: resuming from {path}")
     run_to(spec, hands, players, keep, workers, None, path, False, resume=path is not None)
     timing = {"seconds": time.perf_counter() - start, "cpu": time.process_time() - cpu,
-              "workers": workers, "commit": commit()}  # fmt: skip
+              "workers": workers, "commit": source}  # fmt: skip
     if path is not None:
         if not resumed:
             Path(f"{path}.json").write_text(json.dumps(timing), "utf-8")
@@ -334,7 +335,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.out is not None:
         os.makedirs(args.out, exist_ok=True)
     started = time.perf_counter()
-    print(f"mjrules commit {commit()}; `python bench/realism.py "
+    source = commit()
+    print(f"mjrules commit {source}; `python bench/realism.py "
           f"--hands {args.hands} --seed {args.seed} --bots {args.bots} "
           f"{' '.join(args.rulesets)}`")  # fmt: skip
     try:
@@ -343,7 +345,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             ruleset = load(ruleset_id)
             types = families(ruleset)
             runs = [play(ruleset_id, bot, args.hands, args.seed, args.workers, args.out, types,
-                         say) for bot in bots]  # fmt: skip
+                         say, source) for bot in bots]  # fmt: skip
             print()
             print(table(ruleset, runs, types, args.seed), flush=True)
     except (RulesetError, SimulationError) as error:
