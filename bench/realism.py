@@ -265,7 +265,7 @@ def table(ruleset: Any, runs: Sequence[Run], types: Mapping[str, frozenset[str]]
     expected = EXPECTED.get(ruleset.id, {})
     hands = {run.hands for run in runs}
     lines = [
-        f"#### {ruleset.id}: {', '.join(f'{n:,}' for n in sorted(hands))} hands a bot, "
+        f"### {ruleset.id}: {', '.join(f'{n:,}' for n in sorted(hands))} hands a bot, "
         f"seed {seed} (ruleset hash {ruleset_hash(ruleset)}; played at commit "
         f"{' and '.join(sorted({run.commit for run in runs}))})",
         "",
@@ -339,6 +339,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"mjrules commit {source}; `python bench/realism.py "
           f"--hands {args.hands} --seed {args.seed} --bots {args.bots} "
           f"{' '.join(args.rulesets)}`")  # fmt: skip
+    every: list[Run] = []
     try:
         bots = split_agents(args.bots)
         for ruleset_id in args.rulesets:
@@ -346,12 +347,16 @@ def main(argv: Sequence[str] | None = None) -> None:
             types = families(ruleset)
             runs = [play(ruleset_id, bot, args.hands, args.seed, args.workers, args.out, types,
                          say, source) for bot in bots]  # fmt: skip
+            every += runs
             print()
             print(table(ruleset, runs, types, args.seed), flush=True)
     except (RulesetError, SimulationError) as error:
         raise SystemExit(f"error: {error}") from None
     minutes = (time.perf_counter() - started) / 60
-    print(f"\n({minutes:.1f} minutes, {args.workers} worker{'s' if args.workers > 1 else ''})")
+    wall, cpu = (sum(getattr(r, k) for r in every) / 60 for k in ("seconds", "cpu"))
+    print(f"\n({minutes:.1f} minutes, {args.workers} worker{'s' if args.workers > 1 else ''}; "
+          f"the runs that played the hands: {wall:.1f} minutes wall clock, {cpu:.1f} CPU "
+          "minutes)")  # fmt: skip
 
 
 if __name__ == "__main__":

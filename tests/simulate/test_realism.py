@@ -103,7 +103,7 @@ def test_bots_are_placed_against_the_reference_by_their_intervals(realism) -> No
 def test_the_command_prints_a_table_per_ruleset(realism, capsys) -> None:
     realism.main(["--hands", "4", "--bots", "random,simple", "hunan/hongzhong"])
     out = capsys.readouterr().out
-    assert "#### hunan/hongzhong: 4 hands a bot, seed 1" in out
+    assert "### hunan/hongzhong: 4 hands a bot, seed 1" in out
     rows = [line for line in out.splitlines() if line.startswith("| 放铳率")]
     # hunan/hongzhong is self-draw only: nobody deals in (simple counted, random not)
     assert len(rows) == 1 and rows[0].split("|")[4:7] == [" 12.5% ", " ↓ ", " 1 below "]
