@@ -28,7 +28,8 @@ random bot left out).  The output is markdown (stdout); progress goes to stderr.
 
 ``--out DIR`` keeps each run's rows (``DIR/RULESET-BOT-SEED-N.parquet``); a run found
 there, whole or stopped part-way, is resumed rather than replayed, so the tables can be
-made again at once.  Use a new folder once a bot has changed.
+made again at once.  Use a new folder once a bot has changed, and one process a folder at a
+time (two resuming one run write the same parts).
 """
 
 from __future__ import annotations
@@ -296,9 +297,13 @@ def table(ruleset: Any, runs: Sequence[Run], types: Mapping[str, frozenset[str]]
         else:
             row += [reference_text(*ref), expected.get(key, ""), where(runs, key, *ref)]
         lines.append("| " + " | ".join(row) + " |")
-    rates = " | ".join(f"{run.hands / run.cpu:.1f} ({run.hands / run.seconds:.1f})" for run in runs)
+    rates = " | ".join(f"{_rate(r.hands, r.cpu)} ({_rate(r.hands, r.seconds)})" for r in runs)
     lines.append(f"| hands/s: per CPU second (wall clock) | {rates} | | | |")
     return "\n".join(lines)
+
+
+def _rate(hands: int, seconds: float) -> str:
+    return "–" if math.isnan(seconds) else f"{hands / seconds:.1f}"
 
 
 def commit() -> str:
@@ -353,10 +358,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     except (RulesetError, SimulationError) as error:
         raise SystemExit(f"error: {error}") from None
     minutes = (time.perf_counter() - started) / 60
-    wall, cpu = (sum(getattr(r, k) for r in every) / 60 for k in ("seconds", "cpu"))
+    wall = math.fsum(r.seconds for r in every) / 60
+    cpu = math.fsum(r.cpu for r in every if not math.isnan(r.cpu)) / 60
+    unknown = sum(math.isnan(r.cpu) for r in every)
+    note = f" (and {unknown} runs' not recorded)" if unknown else ""
     print(f"\n({minutes:.1f} minutes, {args.workers} worker{'s' if args.workers > 1 else ''}; "
           f"the runs that played the hands: {wall:.1f} minutes wall clock, {cpu:.1f} CPU "
-          "minutes)")  # fmt: skip
+          f"minutes{note})")  # fmt: skip
 
 
 if __name__ == "__main__":
