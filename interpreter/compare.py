@@ -94,10 +94,30 @@ def ratio_effect(xa: np.ndarray, ya: np.ndarray, xb: np.ndarray, yb: np.ndarray)
     xa, ya, xb, yb = (np.asarray(v, float) for v in (xa, ya, xb, yb))
     if not ya.sum() or not yb.sum():
         return None
-    ra, rb = xa.sum() / ya.sum(), xb.sum() / yb.sum()
-    za = (xa - ra * ya) / ya.mean()
-    zb = (xb - rb * yb) / yb.mean()
-    return _normal(float(ra), float(rb), zb - za)
+    (ra, za), (rb, zb) = _linearised(xa, ya), _linearised(xb, yb)
+    return _normal(ra, rb, zb - za)
+
+
+def _linearised(x: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray]:
+    """``R = Σx / Σy`` and its per-hand linearisation ``(x − R·y) / ȳ``, whose mean's
+    standard error is R's (the delta method)."""
+    r = float(x.sum() / y.sum())
+    return r, (x - r * y) / y.mean()
+
+
+def mean_interval(x: np.ndarray) -> Estimate:
+    """One sample's mean per hand with its 95% interval (``b``, ``low``, ``high``)."""
+    x = np.asarray(x, float)
+    return _normal(0.0, float(x.mean()), x)
+
+
+def ratio_interval(x: np.ndarray, y: np.ndarray) -> Estimate | None:
+    """``Σx / Σy`` of one sample with its 95% interval; None when ``Σy = 0``."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    if not y.sum():
+        return None
+    r, z = _linearised(x, y)
+    return _normal(0.0, r, z)
 
 
 def bootstrap_effect(

@@ -63,7 +63,7 @@ if TYPE_CHECKING:
 FORMATS = {".parquet": "parquet", ".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 LIST_COLUMNS = (
     "winners", "win_from", "win_values", "win_hands", "hand_types", "opening_seats",
-    "opening_hands",
+    "opening_hands", "callers",
 )  # fmt: skip
 _TYPE = itemgetter("type")
 _READ = frozenset(("win", "claim", "bird", "deal", "opening", "end"))
@@ -284,13 +284,16 @@ def record(game: Any, result: Any, index: int, players: int) -> dict[str, Any]:
     ``points_moved``: the points that changed hands, the sum of the gains.  What became of
     kongs, counted in win events (one per tile won on, whoever and however many won on it)
     by their context: ``kong_draw_wins`` on a kong's replacement draw, ``kong_discard_wins``
-    on a discard right after a kong, ``robbed_kongs`` on a kong's own tile.
+    on a discard right after a kong, ``robbed_kongs`` on a kong's own tile.  ``callers``: the
+    seats that claimed another seat's discard for a pung, chow or kong (碰/吃/明杠) at least
+    once, so hold an open meld (副露); a kong again with one's own kong tile is not a call.
     """
     winners: list[int] = []
     win_from: list[int] = []
     values: list[int] = []
     win_hands: list[list[str]] = []
     claims = birds = bird_hits = 0
+    callers: set[int] = set()
     kong_wins = dict.fromkeys(_KONG_WINS, 0)
     multi_win = False
     dealt: list[str] = [""] * players
@@ -315,6 +318,8 @@ def record(game: Any, result: Any, index: int, players: int) -> dict[str, Any]:
                 )
         elif kind == "claim":
             claims += e["kind"] != "win"
+            if e["kind"] != "win" and e["from"] != e["seat"]:
+                callers.add(e["seat"])
         elif kind == "bird":
             birds += len(e["tiles"])
             bird_hits += sum(e["hits"].values())
@@ -349,6 +354,7 @@ def record(game: Any, result: Any, index: int, players: int) -> dict[str, Any]:
         "discards": kinds.count("discard"),
         "decisions": kinds.count("act"),
         "claims": claims,
+        "callers": sorted(callers),
         "kongs": kinds.count("kong"),
         "kong_draw_wins": kong_wins["kong_draw"],
         "kong_discard_wins": kong_wins["kong_discard"],
@@ -908,7 +914,8 @@ def arrow_schema(players: int) -> Any:
         ("opening_seats", pa.list_(pa.int8())),
         ("opening_hands", pa.list_(pa.list_(pa.string()))),
         ("draws", pa.int32()), ("discards", pa.int32()), ("decisions", pa.int32()),
-        ("claims", pa.int32()), ("kongs", pa.int32()), ("kong_draw_wins", pa.int16()),
+        ("claims", pa.int32()), ("callers", pa.list_(pa.int8())), ("kongs", pa.int32()),
+        ("kong_draw_wins", pa.int16()),
         ("kong_discard_wins", pa.int16()), ("robbed_kongs", pa.int16()), ("birds", pa.int32()),
         ("bird_hits", pa.int32()), ("payments", pa.int32()), ("wall_left", pa.int32()),
         ("first_win_turn", pa.int16()), ("points_moved", pa.int64()),

@@ -14,8 +14,9 @@ figures ``mjrules simulate`` prints, hand by hand in constant memory:
   hand or several players win: the dealer's result against an average other seat;
 - the turn of the first win (巡目): the first winner's own turns, its discards before the
   win plus one;
-- claims (pung, chow, kong on a discard) per hand; the payment tail: the 95th percentile of
-  the points that change hands in a hand (the sum of the gains).
+- claims (pung, chow, kong on a discard) per hand, and per seat whether it made one (副露);
+  the payment tail: the 95th percentile of the points that change hands in a hand (the sum
+  of the gains).
 """
 
 from __future__ import annotations
@@ -169,6 +170,9 @@ class HandFigures:
     first_win_turn: int | None
     """巡目 of the first win; None when nobody won."""
     claims: int
+    called: tuple[bool, ...]
+    """Per seat: it claimed another's discard for a pung, chow or kong (副露); the share of
+    hands with it is Tenhou's 副露率.  False for all in rows written before ``callers``."""
     length: int
     """Discards in the hand."""
     moved: int
@@ -180,6 +184,7 @@ class HandFigures:
 def hand_figures(r: Mapping[str, Any], players: int) -> HandFigures:
     """The figures of one row of ``simulate``."""
     winners, sources = set(r["winners"]), set(r["win_from"])
+    callers = set(r.get("callers", ()))
     deltas = tuple(r[f"delta_{s}"] for s in range(players))
     d = r["dealer"]
     return HandFigures(
@@ -194,6 +199,7 @@ def hand_figures(r: Mapping[str, Any], players: int) -> HandFigures:
         edge=deltas[d] - (sum(deltas) - deltas[d]) / (players - 1),
         first_win_turn=r["first_win_turn"] if winners else None,
         claims=r["claims"],
+        called=tuple(s in callers for s in range(players)),
         length=r["discards"],
         moved=r["points_moved"],
         hand_types=Counter(h for hands in r["win_hands"] for h in hands),

@@ -11,7 +11,7 @@ import pytest
 
 from dsl.ruleset import load
 from interpreter.simulate import make_spec, read_results, record, simulate, spec_provenance
-from interpreter.summary import PROVENANCE, Summary, provenance, ruleset_hash
+from interpreter.summary import PROVENANCE, Summary, hand_figures, provenance, ruleset_hash
 
 SICHUAN, CHANGSHA = "sichuan/blog5", "changsha/qq2014"
 
@@ -66,6 +66,22 @@ def test_first_win_turn_counts_the_first_winners_own_discards():
     assert rec["points_moved"] == 5
     assert _record([_win([0], None)], (3, -1, -1, -1))["first_win_turn"] == 1  # 天胡
     assert _record([_discard(0)])["first_win_turn"] == 0  # nobody won
+
+
+def test_callers_are_the_seats_with_an_open_meld():
+    def claim(seat, kind, source):
+        return {"type": "claim", "seat": seat, "kind": kind, "tile": "5m", "from": source}
+
+    events = [
+        _discard(0), claim(2, "pung", 0), _discard(2), claim(3, "chow", 2), _discard(3),
+        claim(3, "kong", 1),  # a second call: still one seat
+        claim(1, "kong", 1),  # a kong again with its own kong tile: not a call
+        _discard(1), _win([0], 1),
+    ]  # fmt: skip
+    rec = _record(events)
+    assert rec["callers"] == [2, 3] and rec["claims"] == 4
+    assert hand_figures(rec, 4).called == (False, False, True, True)
+    assert hand_figures({**rec, "callers": []}, 4).called == (False,) * 4
 
 
 def _row(dealer, winners, win_from, deltas, **extra):

@@ -1,0 +1,111 @@
+"""bench/realism.py: its figures agree with counts made independently from the hands."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dsl.ruleset import load
+from interpreter.compare import Estimate
+from interpreter.engine.game import Game, run
+from interpreter.simulate import dealer_of, hand_seed, make_spec, new_agent, simulate
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "realism.py"
+SICHUAN = "sichuan/blog5"
+
+
+def load_bench():
+    spec = importlib.util.spec_from_file_location("realism", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def realism():
+    return load_bench()
+
+
+def test_hand_type_families_follow_replaces(realism) -> None:
+    types = realism.families(load(SICHUAN))
+    # blog5: 清对, 清七对 and 清幺九 replace 清一色 in settlement, yet are one-suit wins
+    assert types["qingyise"] == {"qingyise", "qingdui", "qingqidui", "qingyaojiu"}
+    assert types["qixiaodui"] == {"qixiaodui", "longqidui", "qingqidui"}
+    assert types["pinghu"] == {"pinghu"}  # the plain win alone, though every type replaces it
+
+
+def test_figures_agree_with_counts_from_the_hands(realism) -> None:
+    games, seed = 24, 7
+    ruleset = load(SICHUAN)
+    rows = simulate(SICHUAN, games, seed, "efficiency", workers=1, progress=False)
+    rows = rows.to_dict("records")
+    fig = realism.figures(rows, 4, realism.families(ruleset))
+
+    # calls counted from each hand's events, played again as simulate plays hand i
+    spec, _ = make_spec(SICHUAN, seed, "efficiency")
+    calls = 0
+    for i in range(games):
+        s = hand_seed(seed, i)
+        agents = [new_agent(a, s * 16 + k, ruleset) for k, a in enumerate(spec.agents)]
+        game = Game(ruleset, s, dealer_of(i, 4), hand=i)
+        run(game, agents)
+        calls += len({e["seat"] for e in game.events
+                      if e["type"] == "claim" and e["kind"] in ("pung", "chow", "kong")
+                      and e["from"] != e["seat"]})  # fmt: skip
+    wins = sum(len(r["winners"]) for r in rows)
+    expected = {
+        "no_winner": sum(not r["winners"] for r in rows) / games,
+        "wins": wins / games,
+        "win_rate": sum(len(set(r["winners"])) for r in rows) / (4 * games),
+        "deal_in_rate": sum(len({f for f in r["win_from"] if f >= 0}) for r in rows) / (4 * games),
+        "call_rate": calls / (4 * games),
+        "self_draw_share": sum(r["win_from"].count(-1) for r in rows) / wins,
+        "first_win_turn": np.mean([r["first_win_turn"] for r in rows if r["winners"]]),
+        "type:duiduihu": sum(
+            bool({"duiduihu", "qingdui", "jiangdui"} & set(w)) for r in rows for w in r["win_hands"]
+        )
+        / wins,
+    }
+    assert wins > games and calls > 0  # several wins a hand in 血战, and calls to count
+    for key, value in expected.items():
+        assert fig[key].estimate.b == pytest.approx(value), key
+    # the interval of a share of hands: the normal one over hands
+    won = np.array([len(set(r["winners"])) / 4 for r in rows])
+    half = 1.96 * won.std(ddof=1) / math.sqrt(games)
+    e = fig["win_rate"].estimate
+    assert (e.low, e.high) == pytest.approx((won.mean() - half, won.mean() + half), rel=1e-3)
+
+
+def test_bots_are_placed_against_the_reference_by_their_intervals(realism) -> None:
+    def run_of(bot, low, high):
+        figure = realism.Figure(
+            "win_rate", "", "share", Estimate(0, (low + high) / 2, low, high, 0)
+        )
+        return realism.Run(bot, {"win_rate": figure}, 10, 1.0, 1.0, "x")
+
+    runs = [
+        run_of("random", 0.0, 0.01),  # left out
+        run_of("efficiency", 0.22, 0.24),
+        run_of("value", 0.20, 0.22),
+        run_of("strategy:defence=0", 0.30, 0.32),
+        run_of("defensive", 0.10, 0.12),
+    ]
+    assert realism.where(runs, "win_rate", 0.21, 0.21) == "2 above, 1 within, 1 below"
+
+
+def test_the_command_prints_a_table_per_ruleset(realism, capsys) -> None:
+    realism.main(["--hands", "4", "--bots", "random,simple", "hunan/hongzhong"])
+    out = capsys.readouterr().out
+    assert "### hunan/hongzhong: 4 hands a bot, seed 1" in out
+    rows = [line for line in out.splitlines() if line.startswith("| 放铳率")]
+    # hunan/hongzhong is self-draw only: nobody deals in (simple counted, random not)
+    assert len(rows) == 1 and rows[0].split("|")[4:7] == [" 12.5% ", " ↓ ", " 1 below "]
+    with pytest.raises(SystemExit, match="unknown agent"):
+        realism.main(["--hands", "4", "--bots", "nobody", "hunan/hongzhong"])
