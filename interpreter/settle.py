@@ -34,6 +34,29 @@ _NOWHERE = Location("<end of wall>", 1, 1)
 DERIVED = tuple(name for name, v in vars(Situation).items() if isinstance(v, cached_property))
 """The facts a situation derives from its hand alone (tiles, melds, winning tile): worked
 out once per hand and shared by every way of winning it."""
+_KNOWN_LIMIT = 50_000
+
+
+def hand_facts(ruleset: Ruleset, situation: Situation) -> dict[str, Any]:
+    """The ``DERIVED`` facts of ``situation``'s hand worked out so far under ``ruleset``,
+    put into ``situation``: every situation of that hand (however won, whoever pays; the
+    settlement of a win, the wall's end, the bots' valuation) shares them.  Hand them back
+    with :func:`keep_facts` once the situation has been asked."""
+    memo = ruleset_memo(ruleset, "hand facts")
+    key = (situation.keys, situation.melds, situation.win_tile, situation.tileset)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= _KNOWN_LIMIT:
+            memo.clear()
+        found = memo[key] = {}
+    situation.__dict__.update(found)
+    return found
+
+
+def keep_facts(known: dict[str, Any], situation: Situation) -> None:
+    """Keep in ``known`` (:func:`hand_facts`) the facts ``situation`` worked out."""
+    facts = situation.__dict__
+    known.update((name, facts[name]) for name in DERIVED if name in facts)
 
 
 class SettlementError(ValueError):
@@ -146,7 +169,12 @@ def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
             _situation(scenario, win, tile, winners, options, hits, tileset, bird_tiles)
             for tile in win.win_tiles
         ]
-        result = hand_types(ruleset, situations, win)
+        known = [hand_facts(ruleset, situation) for situation in situations]
+        try:
+            result = hand_types(ruleset, situations, win)
+        finally:
+            for facts, situation in zip(known, situations, strict=True):
+                keep_facts(facts, situation)
         _check_allowed(ruleset, situations[0], result, win)
         wins.append(result)
         scored = _scored(situations[0], result)
@@ -752,8 +780,6 @@ class _Hands:
         self.hands = {h.seat: h for h in scenario.unfinished}
         self.waits: dict[int, list[Tile]] = {}
         self.held_suits: dict[int, frozenset[int]] = {}
-        self.derived: dict[tuple[int, Tile], dict[str, Any]] = {}
-        """``DERIVED`` facts of each hand with each winning tile, for every payer asked."""
         self.end: HandRecord | None = None
         """The hand as the wins imagined here see it, made when one is first asked."""
 
@@ -800,14 +826,12 @@ class _Hands:
             self.end, win, tile, frozenset({hand.seat}), _options(self.ruleset), {},
             tiles_of_hand(self.ruleset, self.scenario),
         )  # fmt: skip
-        known = self.derived.setdefault((hand.seat, tile), {})
-        situation.__dict__.update(known)
+        known = hand_facts(self.ruleset, situation)
         try:
             result = hand_types(self.ruleset, [situation], win)
             _check_allowed(self.ruleset, situation, result, win)
         finally:
-            known.update((name, situation.__dict__[name]) for name in DERIVED
-                         if name in situation.__dict__)  # fmt: skip
+            keep_facts(known, situation)
         return situation, result
 
     def win_amount(self, seat: int, payer: int | None, pick: Any) -> int:
