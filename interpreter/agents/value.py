@@ -37,7 +37,7 @@ from typing import Any
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld
 from handcore import shapes
-from handcore.discards import DiscardOption, discard_table
+from handcore.discards import DiscardOption, accepted_tiles, discard_table
 from handcore.shapes import Keys
 from handcore.suit_tables import RANKS
 from handcore.tiles import EVERY, Tile, TileSet
@@ -258,6 +258,15 @@ class _Ctx:
                 keys, melds, self.visible, self.form(melds), wilds=self.view.wilds
             )
         return found
+
+    def _greedy_table(
+        self, keys: Keys, melds: int, blocked: list[int], form: shapes.SevenPairsForm | None
+    ) -> list[DiscardOption]:
+        """``discard_table`` for a greedy completion: the decision's own table (:meth:`table`)
+        when it asks the same (the plain target's first step is the hand's own table)."""
+        if blocked == self.visible and form == self.form(melds) and not self.view.wilds:
+            return self.table(keys, melds)
+        return discard_table(keys, melds, blocked, form)
 
     def discard_score(
         self,
@@ -506,7 +515,9 @@ class _Ctx:
     def _complete_now(
         self, keys: Keys, melds: tuple[HandMeld, ...], suit: int | None, name: str
     ) -> float:
-        done = _completion(keys, len(melds), suit, name, self.f.form, self.visible, self.void)
+        done = _completion(
+            keys, len(melds), suit, name, self.f.form, self.visible, self.void, self._greedy_table
+        )
         if done is None:
             return 0.0
         full, tile = done
@@ -566,8 +577,10 @@ def _completion(
     form: Any,
     visible: Sequence[int],
     void: int | None,
+    table: Callable[..., list[DiscardOption]] = discard_table,
 ) -> tuple[Keys, Tile] | None:
-    """A complete hand near ``keys`` within the target, and the tile that completes it last."""
+    """A complete hand near ``keys`` within the target, and the tile that completes it last
+    (``table``: ``discard_table``, or one that remembers its answers)."""
     counts = shapes.counts_of(keys)
     allowed = [
         t
@@ -591,42 +604,54 @@ def _completion(
             last = groups[-1][0]
         return shapes.keys_of(full), last
     # Greedy: throw tiles outside the target, then the table's first; draw the accepted
-    # tile with most live copies; until complete.
+    # tile with most live copies (the lowest of equals); until complete.
+    kinds = len(counts)
+    inside = [False] * kinds
+    for t in allowed:
+        inside[t] = True
     hand = list(counts)
     blocked = list(visible)
-    for t in range(len(counts)):
-        if t not in allowed:
+    for t in range(kinds):
+        if not inside[t]:
             blocked[t] = 4
+    ranks = [
+        sum(1 << r for r in range(RANKS) if s * RANKS + r < kinds and inside[s * RANKS + r])
+        for s in range(len(keys))
+    ]
+    few = form if m == 0 else None
     keys = shapes.keys_of(hand)
+    n = sum(hand)
     last = -1
     for _ in range(12):
-        n = sum(hand)
         if n == size:
             if shapes.is_complete(keys) or (
                 form and m == 0 and shapes.seven_pairs(keys, form) is not None
             ):
                 return keys, last if last >= 0 else next(t for t in allowed if hand[t])
-            outside = [t for t in range(len(hand)) if hand[t] and t not in allowed]
-            if outside:
-                out = outside[0]
-            else:
-                out = discard_table(keys, m, blocked, form if m == 0 else None)[0].discard
+            out = next((t for t in range(kinds) if hand[t] and not inside[t]), -1)
+            if out < 0:
+                out = table(keys, m, blocked, few)[0].discard
             hand[out] -= 1
+            n -= 1
             keys = shapes.add_tile(keys, out, -1)
             continue
-        from handcore.discards import accepted_tiles
-
-        _, masks = accepted_tiles(keys, m, form if m == 0 else None)
-        options = [
-            s * RANKS + r for s, mask in enumerate(masks) for r in range(RANKS) if mask >> r & 1
-        ]
-        options = [t for t in options if t in allowed and hand[t] < 4]
-        if not options:
+        masks = accepted_tiles(keys, m, few)[1]
+        best, most = -1, 0
+        for s, mask in enumerate(masks):
+            mask &= ranks[s]
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                t = s * RANKS + low.bit_length() - 1
+                live = 4 - hand[t] - blocked[t]
+                if hand[t] < 4 and (best < 0 or live > most):
+                    best, most = t, live
+        if best < 0:
             return None
-        t = max(options, key=lambda t: (4 - hand[t] - blocked[t], -t))
-        hand[t] += 1
-        keys = shapes.add_tile(keys, t)
-        last = t
-        if sum(hand) > size:
+        hand[best] += 1
+        n += 1
+        keys = shapes.add_tile(keys, best)
+        last = best
+        if n > size:
             return None
     return None
