@@ -417,10 +417,22 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
     once per hand type, at the best value it reaches."""
     found: dict[str, _HandType] = {}
     found_with: dict[str, list[Situation]] = {}
+    kinds = _hand_types_of(ruleset)
     for situation in situations:
-        probe = prefilter.probe_of_situation(situation)
-        shaped = prefilter.has_shape(situation.bare[0], len(situation.melds), situation.bare[1])
-        for kind in _hand_types_of(ruleset):
+        answers = situation.answers
+        shaped = probe = None  # worked out when a test is not answered yet
+        for kind in kinds:
+            if kind.hand_only:  # answered once per hand (``_answer``): maybe already
+                answer = answers.get(id(kind.when), answers)
+                if answer is not answers:
+                    if answer:
+                        found[kind.id] = kind
+                        found_with.setdefault(kind.id, []).append(situation)
+                    continue
+            if shaped is None:
+                probe = prefilter.probe_of_situation(situation)
+                bare, wilds = situation.bare
+                shaped = prefilter.has_shape(bare, len(situation.melds), wilds)
             need = kind.shaped_need if shaped else kind.unshaped_need
             if need is not None and probe is not None and not need(probe):
                 continue  # its cheap necessary condition fails
@@ -580,6 +592,8 @@ class _HandType(NamedTuple):
     replaces: tuple[str, ...]
     is_hand: bool
     """Its id is a hand type's (a win needs one)."""
+    hand_only: bool
+    """Its ``when`` reads the hand alone (``HAND_ONLY``): answered once per hand."""
     shaped_need: prefilter.Need | None
     unshaped_need: prefilter.Need | None
     """The cheap necessary conditions of ``when`` (``prefilter``) for a hand that may have
@@ -598,6 +612,7 @@ def _hand_types_of(ruleset: Ruleset) -> list[_HandType]:
                 spec.get("class") or default_class,
                 tuple((hands.get(hand_id) or modifiers.get(hand_id) or {}).get("replaces", ())),
                 hand_id in hands,
+                spec["when"].names <= HAND_ONLY,
                 *(prefilter.test_of(prefilter.necessary(spec["when"].ast, unshaped))
                   for unshaped in (False, True)),
             )
@@ -770,6 +785,17 @@ def _reads_ready(ruleset: Ruleset, moment: str) -> bool:
     return memo[True]
 
 
+def _reads_discarder(ruleset: Ruleset) -> bool:
+    """Whether the hand types, the combined value or the restrictions on a win read
+    ``discarder`` (read once per ruleset)."""
+    memo = ruleset_memo(ruleset, "hand types read discarder")
+    if not memo:
+        expressions = [e for kind in _hand_types_of(ruleset) for e in (kind.when, kind.value)]
+        expressions += [ruleset.scoring["value"], _restrictions(ruleset)[0]]
+        memo[True] = any(syntax.mentions(e, "discarder") for e in expressions if e is not None)
+    return memo[True]
+
+
 class _Hands:
     """What the payment rules at the wall's end may ask about the hands still in."""
 
@@ -782,6 +808,10 @@ class _Hands:
         self.held_suits: dict[int, frozenset[int]] = {}
         self.end: HandRecord | None = None
         """The hand as the wins imagined here see it, made when one is first asked."""
+        self.found: dict[tuple[int, Tile, Any], WinResult | SettlementError] = {}
+        """What each imagined win makes (its hand types, or why it does not win), by seat,
+        tile and discarder: by whether it is self-drawn alone when no hand type, the
+        combined value nor the restrictions read who discarded (``_reads_discarder``)."""
 
     def hand(self, seat: int) -> Unfinished:
         if seat not in self.hands:
@@ -826,13 +856,21 @@ class _Hands:
             self.end, win, tile, frozenset({hand.seat}), _options(self.ruleset), {},
             tiles_of_hand(self.ruleset, self.scenario),
         )  # fmt: skip
+        memo = (hand.seat, tile, payer if _reads_discarder(self.ruleset) else payer is None)
         known = hand_facts(self.ruleset, situation)
-        try:
-            result = hand_types(self.ruleset, [situation], win)
-            _check_allowed(self.ruleset, situation, result, win)
-        finally:
-            keep_facts(known, situation)
-        return situation, result
+        found = self.found.get(memo)
+        if found is None:
+            try:
+                found = hand_types(self.ruleset, [situation], win)
+                _check_allowed(self.ruleset, situation, found, win)
+            except SettlementError as error:
+                found = error
+            finally:
+                keep_facts(known, situation)
+            self.found[memo] = found
+        if isinstance(found, SettlementError):
+            raise found
+        return situation, found
 
     def win_amount(self, seat: int, payer: int | None, pick: Any) -> int:
         """The most or least (``pick``) ``payer`` would pay ``seat``'s hand for a win on a

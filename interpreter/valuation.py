@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 
 from dsl.compiler import CompiledExpression
 from dsl.ruleset import Ruleset
-from dsl.situation import HandMeld
+from dsl.situation import HandMeld, Situation
 from dsl.vocabulary import (
     CHOICE_PREFIX,
     CONSTANTS,
@@ -56,6 +56,7 @@ from interpreter.settle import (
     FoundHand,
     SettlementError,
     WinResult,
+    _set,
     hand_facts,
     keep_facts,
     ruleset_memo,
@@ -172,6 +173,10 @@ class Valuer:
         self._type_read = _reader(self.type_facts)
         self._paid_read = _reader(self.paid_facts)
         self._types: dict[tuple[Any, ...], WinResult | None] = {}
+        self._blanks: dict[WinFacts, Situation] = {}
+        """A situation of each win's facts without a hand (never asked anything): a
+        candidate's situation is a copy with the hand put in, as ``build_situation``
+        would make it but without checking the seats again."""
         self._paid: dict[tuple[Any, ...], float] = {}
 
     def total(
@@ -212,12 +217,16 @@ class Valuer:
         key = ((keys, melds, tile), facts.void, self._type_read(facts))
         if key in self._types:
             return self._types[key]
-        situation = build_situation(
-            keys=keys, melds=melds, win_tile=tile, self_draw=facts.self_draw,
-            context=facts.context, winner=facts.winner, discarder=facts.discarder,
-            dealer=facts.dealer, players=facts.players, players_in_game=facts.in_game,
-            options=self.options, tileset=self.rules.tileset,
-        )  # fmt: skip
+        blank = self._blanks.get(facts)
+        if blank is None:
+            if len(self._blanks) > 10_000:
+                self._blanks.clear()
+            blank = self._blanks[facts] = build_situation(
+                self_draw=facts.self_draw, context=facts.context, winner=facts.winner,
+                discarder=facts.discarder, dealer=facts.dealer, players=facts.players,
+                players_in_game=facts.in_game, options=self.options, tileset=self.rules.tileset,
+            )  # fmt: skip
+        situation = _set(blank, keys=keys, melds=melds, win_tile=tile)
         known = hand_facts(self.ruleset, situation)
         found = self.rules.worth(situation, facts.void, self.rules.shape_ok(keys, len(melds)))
         keep_facts(known, situation)
