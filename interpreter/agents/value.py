@@ -39,7 +39,7 @@ from dsl.situation import HandMeld
 from handcore import shapes
 from handcore.discards import DiscardOption, accepted_tiles, discard_table
 from handcore.shapes import Keys
-from handcore.suit_tables import RANKS
+from handcore.suit_tables import POW, RANKS
 from handcore.tiles import EVERY, Tile, TileSet
 from interpreter.agents import reading
 from interpreter.agents.reading import RuleFacts, View
@@ -404,25 +404,28 @@ class _Ctx:
         return found
 
     def _distance_now(self, name: str, suit: int, keys: Keys, m: int) -> tuple[int | None, int]:
-        counts = shapes.counts_of(keys)
-        visible = self.visible
-
-        def copies(t: Tile) -> int:
-            return max(4 - counts[t] - visible[t], 0)
-
-        in_suit = range(suit * RANKS, suit * RANKS + RANKS) if suit >= 0 else range(len(counts))
+        if suit >= 0:  # the target's suit alone: its counts by rank, and the copies seen
+            key = keys[suit]
+            counts = [(key // p) % 5 for p in POW]
+            seen = self.visible[suit * RANKS : suit * RANKS + RANKS]
+        else:
+            counts = shapes.counts_of(keys)
+            seen = self.visible  # as long as the counts at least: zip(strict=False) below
         if name == "suit":
             own = tuple(k if i == suit else 0 for i, k in enumerate(keys))
             d = shapes.shanten_standard(own, m)
-            acc = sum(copies(t) for t in in_suit if counts[t] or _near(counts, t))
+            acc = 0
+            for r, n in enumerate(counts):  # held tiles and those within two ranks of one
+                if n or any(0 <= r + x < RANKS and counts[r + x] for x in (-2, -1, 1, 2)):
+                    acc += max(4 - n - seen[r], 0)
             return d, acc
-        held = sorted((counts[t] for t in in_suit if counts[t]), reverse=True)
+        held = sorted((n for n in counts if n), reverse=True)
         if name == "pungs":
             k = 4 - m
             groups = held[:k] + [0] * max(0, k - len(held))
             pair = held[k] if len(held) > k else 0
             missing = sum(3 - min(n, 3) for n in groups) + 2 - min(pair, 2)
-            acc = sum(copies(t) for t in in_suit if 1 <= counts[t] <= 2)
+            acc = sum(max(4 - n - v, 0) for n, v in zip(counts, seen, strict=False) if 1 <= n <= 2)
             return missing - 1, acc
         if name == "pairs":
             if m:
@@ -431,7 +434,7 @@ class _Ctx:
             singles = sum(n % 2 for n in held)
             missing = 7 - min(pairs, 7)
             d = missing - 1 + max(0, missing - singles)
-            acc = sum(copies(t) for t in in_suit if counts[t] % 2)
+            acc = sum(max(4 - n - v, 0) for n, v in zip(counts, seen, strict=False) if n % 2)
             return d, acc
         return None, 0
 
@@ -562,11 +565,6 @@ def probe_value(
             if found > 0:
                 break
     return found
-
-
-def _near(counts: list[int], t: Tile) -> bool:
-    r = t % RANKS
-    return any(0 <= r + d < RANKS and counts[t + d] for d in (-2, -1, 1, 2))
 
 
 def _completion(
