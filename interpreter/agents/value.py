@@ -48,6 +48,8 @@ from interpreter.engine.actions import PASS, Action
 _FAR = 4  # targets more than this many steps away are not weighed
 _FINAL = {"pairs": (2.0, 1.0), "pungs": (3.0, 1.0), "suit": (3.0, 1.2)}
 """A target's live winning tiles when ready, and how much claims speed its steps."""
+_Target = tuple[str, int, "float | _Pending"]
+"""A shape target: its name, its suit (-1: every suit), its worth (maybe not worked out)."""
 
 
 class ValueAgent:
@@ -239,7 +241,7 @@ class _Ctx:
         self.hazard = agent.hazard if agent.hazard >= 0 else (0.1 if f.rules.first_win else 0.04)
         others = sum(view.in_game) - 1
         self.sources = 1 + (others if f.rules.claims.get("win") else 0)
-        self._targets: dict[Any, list[tuple[str, int, float]]] = {}
+        self._targets: dict[Any, list[_Target]] = {}
         self._ready: dict[Any, tuple[float, int]] = {}
         self._tables: dict[Any, list[DiscardOption]] = {}
         self._scores: dict[Any, float] = {}
@@ -273,7 +275,7 @@ class _Ctx:
         keys: Keys,
         melds: tuple[HandMeld, ...],
         row: DiscardOption,
-        targets: list[tuple[str, int, float]],
+        targets: list[_Target],
     ) -> float:
         """:meth:`score` of the hand ``keys`` leaves by its table's ``row`` (``targets``:
         those of ``keys``), asked once per decision."""
@@ -322,10 +324,7 @@ class _Ctx:
         t: Tile,
         context: frozenset[str] = frozenset(),
     ) -> float:
-        share = self.agent.self_draw_share
-        own = self.f.points(self.view, keys, melds, t, True, context)
-        other = self.f.points(self.view, keys, melds, t, False, context)
-        return share * own + (1 - share) * other
+        return _win_worth(self.f, self.view, self.agent.self_draw_share, keys, melds, t, context)
 
     def winning_waits(
         self, keys: Keys, melds: tuple[HandMeld, ...], context: frozenset[str] = frozenset()
@@ -366,7 +365,7 @@ class _Ctx:
         keys: Keys,
         melds: tuple[HandMeld, ...],
         row: Any,
-        targets: list[tuple[str, int, float]],
+        targets: list[_Target],
     ) -> float:
         """The score of the hand left by one discard (its discard-table ``row``)."""
         if row.shanten == 0:
@@ -379,7 +378,7 @@ class _Ctx:
         melds: tuple[HandMeld, ...],
         s: int,
         live: int,
-        targets: list[tuple[str, int, float]],
+        targets: list[_Target],
     ) -> float:
         best = 0.0
         for name, suit, worth in targets:
@@ -389,6 +388,10 @@ class _Ctx:
                 d, acc = self._distance(name, suit, keys, len(melds))
             if d is None or d > s + _FAR:
                 continue
+            if worth.__class__ is _Pending:
+                worth = worth.force(self._greedy_table)
+                if worth <= 0:
+                    continue  # as a target worth nothing was never listed
             final, claims = _FINAL.get(name, (4.0, 1.5))
             best = max(best, self.chance(d, acc, final, claims) * worth)
         return best
@@ -438,7 +441,7 @@ class _Ctx:
             return d, acc
         return None, 0
 
-    def targets(self, keys: Keys, melds: tuple[HandMeld, ...]) -> list[tuple[str, int, float]]:
+    def targets(self, keys: Keys, melds: tuple[HandMeld, ...]) -> list[_Target]:
         """(target, suit or -1, worth) for the shape targets this hand might reach."""
         memo = (keys, melds)
         found = self._targets.get(memo)
@@ -463,13 +466,13 @@ class _Ctx:
                 *(("pairs",) if m == 0 and self.f.form else ()),
             ):
                 worth = self._complete(keys, melds, suit, name)
-                if worth > 0:
+                if worth.__class__ is _Pending or worth > 0:
                     found.append((name, suit, worth))
         for name in ("pungs", "pairs"):
             if (name == "pungs" and not only_pungs) or (name == "pairs" and (m or not self.f.form)):
                 continue
             worth = self._complete(keys, melds, None, name)
-            if worth > 0:
+            if worth.__class__ is _Pending or worth > 0:
                 found.append((name, -1, worth))
         self._targets[memo] = found
         return found
@@ -490,11 +493,13 @@ class _Ctx:
 
     def _complete(
         self, keys: Keys, melds: tuple[HandMeld, ...], suit: int | None, name: str
-    ) -> float:
+    ) -> Any:
         """Complete the hand greedily within a target and settle it: its worth, or 0.
 
         Kept per (target, declared melds, seat's standing) for the bot's life: a target's
-        worth hardly changes with the tiles that make it, and settling is the dear part."""
+        worth hardly changes with the tiles that make it, and settling is the dear part.
+        A target other than the plain one is kept as a :class:`_Pending` worth, worked out
+        (as this decision would) only when a score first needs it."""
         view = self.view
         memo = (
             name,
@@ -508,8 +513,11 @@ class _Ctx:
         )
         found = self.agent.worth.get(memo)
         if found is None:
-            found = self._complete_now(keys, melds, suit, name)
-            if found > 0 or name != "plain":
+            if name == "plain":
+                found = self._complete_now(keys, melds, suit, name)
+            else:
+                found = _Pending(self, keys, melds, suit, name)
+            if name != "plain" or found > 0:
                 if len(self.agent.worth) > 50_000:
                     self.agent.worth.clear()
                 self.agent.worth[memo] = found
@@ -518,15 +526,70 @@ class _Ctx:
     def _complete_now(
         self, keys: Keys, melds: tuple[HandMeld, ...], suit: int | None, name: str
     ) -> float:
-        done = _completion(
-            keys, len(melds), suit, name, self.f.form, self.visible, self.void, self._greedy_table
-        )
-        if done is None:
-            return 0.0
-        full, tile = done
-        if any(n > 4 for n in shapes.counts_of(full)):
-            return 0.0
-        return self.win_value(full, melds, tile)
+        return _completed_worth(
+            self.f, self.view, self.visible, self.void, self.agent.self_draw_share,
+            keys, melds, suit, name, self._greedy_table,
+        )  # fmt: skip
+
+
+class _Pending:
+    """A shape target's worth not worked out yet: what the decision that first asked for
+    it would work out (its hand, visible tiles, void suit, standing), worked out when a
+    score first needs it.  A far target's worth is seldom needed (its distance rules it
+    out), and working it out is a greedy completion and the valuation of a new hand."""
+
+    __slots__ = ("args", "value")
+
+    def __init__(
+        self, ctx: _Ctx, keys: Keys, melds: tuple[HandMeld, ...], suit: int | None, name: str
+    ) -> None:
+        share = ctx.agent.self_draw_share
+        self.args = (ctx.f, ctx.view, ctx.visible, ctx.void, share, keys, melds, suit, name)
+        self.value: float | None = None
+
+    def force(self, table: Callable[..., list[DiscardOption]]) -> float:
+        """The worth (``table``: a discard table for the greedy completion's steps)."""
+        if self.value is None:
+            self.value = _completed_worth(*self.args, table)
+            self.args = ()
+        return self.value
+
+
+def _win_worth(
+    f: RuleFacts,
+    view: View,
+    share: float,
+    keys: Keys,
+    melds: tuple[HandMeld, ...],
+    t: Tile,
+    context: frozenset[str] = frozenset(),
+) -> float:
+    """What a win is worth to the seat: self-drawn ``share`` of the time, else on a discard."""
+    own = f.points(view, keys, melds, t, True, context)
+    other = f.points(view, keys, melds, t, False, context)
+    return share * own + (1 - share) * other
+
+
+def _completed_worth(
+    f: RuleFacts,
+    view: View,
+    visible: list[int],
+    void: int | None,
+    share: float,
+    keys: Keys,
+    melds: tuple[HandMeld, ...],
+    suit: int | None,
+    name: str,
+    table: Callable[..., list[DiscardOption]],
+) -> float:
+    """A target's worth: the hand completed greedily within it (``_completion``), valued."""
+    done = _completion(keys, len(melds), suit, name, f.form, visible, void, table)
+    if done is None:
+        return 0.0
+    full, tile = done
+    if any(n > 4 for n in shapes.counts_of(full)):
+        return 0.0
+    return _win_worth(f, view, share, full, melds, tile)
 
 
 PROBES = ("234m456m678p345p55p", "234m456m678p345p22p", "234m456m678p345p88p")
