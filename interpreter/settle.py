@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, NamedTuple
 
 from dsl import syntax
@@ -540,7 +540,7 @@ def _check_table(ruleset: Ruleset, scenario: HandRecord) -> None:
             f" {seats} (write players: {seats})"
         )
     tileset = ruleset.tileset
-    playable = tileset.playable()
+    playable = _playable(tileset)
     for hand in hands:
         tiles = (*hand.concealed, *(t for m in hand.melds for t in m.tiles))
         if isinstance(hand, Win):
@@ -785,6 +785,12 @@ def _reads_ready(ruleset: Ruleset, moment: str) -> bool:
     return memo[True]
 
 
+@cache
+def _playable(tileset: TileSet) -> int:
+    """``tileset.playable()``, worked out once per tile set."""
+    return tileset.playable()
+
+
 def _reads_discarder(ruleset: Ruleset) -> bool:
     """Whether the hand types, the combined value or the restrictions on a win read
     ``discarder`` (read once per ruleset)."""
@@ -808,6 +814,8 @@ class _Hands:
         self.held_suits: dict[int, frozenset[int]] = {}
         self.end: HandRecord | None = None
         """The hand as the wins imagined here see it, made when one is first asked."""
+        self.situations: dict[tuple[int, Tile, bool], Situation] = {}
+        """The situation of each imagined win, by seat, tile and whether self-drawn."""
         self.found: dict[tuple[int, Tile, Any], WinResult | SettlementError] = {}
         """What each imagined win makes (its hand types, or why it does not win), by seat,
         tile and discarder: by whether it is self-drawn alone when no hand type, the
@@ -833,7 +841,7 @@ class _Hands:
             found: list[Tile] = []
             ts = tiles_of_hand(self.ruleset, self.scenario)
             keys, wilds = shapes.without_wilds(shapes.keys_of_tiles(hand.concealed, ts), ts)
-            for tile in shapes.waits(keys, "quads", ts.copies, ts.playable(), wilds):
+            for tile in shapes.waits(keys, "quads", ts.copies, _playable(ts), wilds):
                 try:
                     self.win(hand, tile, None)
                 except SettlementError:
@@ -852,10 +860,14 @@ class _Hands:
         if self.end is None:
             self.end = replace(self.scenario, in_game=self.still_in, wins=(), birds=(),
                                bird_dice=())  # fmt: skip
-        situation = _situation(
-            self.end, win, tile, frozenset({hand.seat}), _options(self.ruleset), {},
-            tiles_of_hand(self.ruleset, self.scenario),
-        )  # fmt: skip
+        first = self.situations.get((hand.seat, tile, payer is None))
+        if first is None:
+            situation = self.situations[(hand.seat, tile, payer is None)] = _situation(
+                self.end, win, tile, frozenset({hand.seat}), _options(self.ruleset), {},
+                tiles_of_hand(self.ruleset, self.scenario),
+            )  # fmt: skip
+        else:  # another discarder of the same win: nothing derived from the hand changes
+            situation = first if first.discarder == payer else _set(first, discarder=payer)
         memo = (hand.seat, tile, payer if _reads_discarder(self.ruleset) else payer is None)
         known = hand_facts(self.ruleset, situation)
         found = self.found.get(memo)
