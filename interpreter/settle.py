@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, NamedTuple
 
 from dsl import syntax
@@ -34,6 +34,29 @@ _NOWHERE = Location("<end of wall>", 1, 1)
 DERIVED = tuple(name for name, v in vars(Situation).items() if isinstance(v, cached_property))
 """The facts a situation derives from its hand alone (tiles, melds, winning tile): worked
 out once per hand and shared by every way of winning it."""
+_KNOWN_LIMIT = 50_000
+
+
+def hand_facts(ruleset: Ruleset, situation: Situation) -> dict[str, Any]:
+    """The ``DERIVED`` facts of ``situation``'s hand worked out so far under ``ruleset``,
+    put into ``situation``: every situation of that hand (however won, whoever pays; the
+    settlement of a win, the wall's end, the bots' valuation) shares them.  Hand them back
+    with :func:`keep_facts` once the situation has been asked."""
+    memo = ruleset_memo(ruleset, "hand facts")
+    key = (situation.keys, situation.melds, situation.win_tile, situation.tileset)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= _KNOWN_LIMIT:
+            memo.clear()
+        found = memo[key] = {}
+    situation.__dict__.update(found)
+    return found
+
+
+def keep_facts(known: dict[str, Any], situation: Situation) -> None:
+    """Keep in ``known`` (:func:`hand_facts`) the facts ``situation`` worked out."""
+    facts = situation.__dict__
+    known.update((name, facts[name]) for name in DERIVED if name in facts)
 
 
 class SettlementError(ValueError):
@@ -146,7 +169,12 @@ def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
             _situation(scenario, win, tile, winners, options, hits, tileset, bird_tiles)
             for tile in win.win_tiles
         ]
-        result = hand_types(ruleset, situations, win)
+        known = [hand_facts(ruleset, situation) for situation in situations]
+        try:
+            result = hand_types(ruleset, situations, win)
+        finally:
+            for facts, situation in zip(known, situations, strict=True):
+                keep_facts(facts, situation)
         _check_allowed(ruleset, situations[0], result, win)
         wins.append(result)
         scored = _scored(situations[0], result)
@@ -389,10 +417,22 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
     once per hand type, at the best value it reaches."""
     found: dict[str, _HandType] = {}
     found_with: dict[str, list[Situation]] = {}
+    kinds = _hand_types_of(ruleset)
     for situation in situations:
-        probe = prefilter.probe_of_situation(situation)
-        shaped = prefilter.has_shape(situation.bare[0], len(situation.melds), situation.bare[1])
-        for kind in _hand_types_of(ruleset):
+        answers = situation.answers
+        shaped = probe = None  # worked out when a test is not answered yet
+        for kind in kinds:
+            if kind.hand_only:  # answered once per hand (``_answer``): maybe already
+                answer = answers.get(id(kind.when), answers)
+                if answer is not answers:
+                    if answer:
+                        found[kind.id] = kind
+                        found_with.setdefault(kind.id, []).append(situation)
+                    continue
+            if shaped is None:
+                probe = prefilter.probe_of_situation(situation)
+                bare, wilds = situation.bare
+                shaped = prefilter.has_shape(bare, len(situation.melds), wilds)
             need = kind.shaped_need if shaped else kind.unshaped_need
             if need is not None and probe is not None and not need(probe):
                 continue  # its cheap necessary condition fails
@@ -500,7 +540,7 @@ def _check_table(ruleset: Ruleset, scenario: HandRecord) -> None:
             f" {seats} (write players: {seats})"
         )
     tileset = ruleset.tileset
-    playable = tileset.playable()
+    playable = _playable(tileset)
     for hand in hands:
         tiles = (*hand.concealed, *(t for m in hand.melds for t in m.tiles))
         if isinstance(hand, Win):
@@ -552,6 +592,8 @@ class _HandType(NamedTuple):
     replaces: tuple[str, ...]
     is_hand: bool
     """Its id is a hand type's (a win needs one)."""
+    hand_only: bool
+    """Its ``when`` reads the hand alone (``HAND_ONLY``): answered once per hand."""
     shaped_need: prefilter.Need | None
     unshaped_need: prefilter.Need | None
     """The cheap necessary conditions of ``when`` (``prefilter``) for a hand that may have
@@ -570,6 +612,7 @@ def _hand_types_of(ruleset: Ruleset) -> list[_HandType]:
                 spec.get("class") or default_class,
                 tuple((hands.get(hand_id) or modifiers.get(hand_id) or {}).get("replaces", ())),
                 hand_id in hands,
+                spec["when"].names <= HAND_ONLY,
                 *(prefilter.test_of(prefilter.necessary(spec["when"].ast, unshaped))
                   for unshaped in (False, True)),
             )
@@ -742,6 +785,23 @@ def _reads_ready(ruleset: Ruleset, moment: str) -> bool:
     return memo[True]
 
 
+@cache
+def _playable(tileset: TileSet) -> int:
+    """``tileset.playable()``, worked out once per tile set."""
+    return tileset.playable()
+
+
+def _reads_discarder(ruleset: Ruleset) -> bool:
+    """Whether the hand types, the combined value or the restrictions on a win read
+    ``discarder`` (read once per ruleset)."""
+    memo = ruleset_memo(ruleset, "hand types read discarder")
+    if not memo:
+        expressions = [e for kind in _hand_types_of(ruleset) for e in (kind.when, kind.value)]
+        expressions += [ruleset.scoring["value"], _restrictions(ruleset)[0]]
+        memo[True] = any(syntax.mentions(e, "discarder") for e in expressions if e is not None)
+    return memo[True]
+
+
 class _Hands:
     """What the payment rules at the wall's end may ask about the hands still in."""
 
@@ -752,10 +812,14 @@ class _Hands:
         self.hands = {h.seat: h for h in scenario.unfinished}
         self.waits: dict[int, list[Tile]] = {}
         self.held_suits: dict[int, frozenset[int]] = {}
-        self.derived: dict[tuple[int, Tile], dict[str, Any]] = {}
-        """``DERIVED`` facts of each hand with each winning tile, for every payer asked."""
         self.end: HandRecord | None = None
         """The hand as the wins imagined here see it, made when one is first asked."""
+        self.situations: dict[tuple[int, Tile, bool], Situation] = {}
+        """The situation of each imagined win, by seat, tile and whether self-drawn."""
+        self.found: dict[tuple[int, Tile, Any], WinResult | SettlementError] = {}
+        """What each imagined win makes (its hand types, or why it does not win), by seat,
+        tile and discarder: by whether it is self-drawn alone when no hand type, the
+        combined value nor the restrictions read who discarded (``_reads_discarder``)."""
 
     def hand(self, seat: int) -> Unfinished:
         if seat not in self.hands:
@@ -777,7 +841,7 @@ class _Hands:
             found: list[Tile] = []
             ts = tiles_of_hand(self.ruleset, self.scenario)
             keys, wilds = shapes.without_wilds(shapes.keys_of_tiles(hand.concealed, ts), ts)
-            for tile in shapes.waits(keys, "quads", ts.copies, ts.playable(), wilds):
+            for tile in shapes.waits(keys, "quads", ts.copies, _playable(ts), wilds):
                 try:
                     self.win(hand, tile, None)
                 except SettlementError:
@@ -796,19 +860,29 @@ class _Hands:
         if self.end is None:
             self.end = replace(self.scenario, in_game=self.still_in, wins=(), birds=(),
                                bird_dice=())  # fmt: skip
-        situation = _situation(
-            self.end, win, tile, frozenset({hand.seat}), _options(self.ruleset), {},
-            tiles_of_hand(self.ruleset, self.scenario),
-        )  # fmt: skip
-        known = self.derived.setdefault((hand.seat, tile), {})
-        situation.__dict__.update(known)
-        try:
-            result = hand_types(self.ruleset, [situation], win)
-            _check_allowed(self.ruleset, situation, result, win)
-        finally:
-            known.update((name, situation.__dict__[name]) for name in DERIVED
-                         if name in situation.__dict__)  # fmt: skip
-        return situation, result
+        first = self.situations.get((hand.seat, tile, payer is None))
+        if first is None:
+            situation = self.situations[(hand.seat, tile, payer is None)] = _situation(
+                self.end, win, tile, frozenset({hand.seat}), _options(self.ruleset), {},
+                tiles_of_hand(self.ruleset, self.scenario),
+            )  # fmt: skip
+        else:  # another discarder of the same win: nothing derived from the hand changes
+            situation = first if first.discarder == payer else _set(first, discarder=payer)
+        memo = (hand.seat, tile, payer if _reads_discarder(self.ruleset) else payer is None)
+        known = hand_facts(self.ruleset, situation)
+        found = self.found.get(memo)
+        if found is None:
+            try:
+                found = hand_types(self.ruleset, [situation], win)
+                _check_allowed(self.ruleset, situation, found, win)
+            except SettlementError as error:
+                found = error
+            finally:
+                keep_facts(known, situation)
+            self.found[memo] = found
+        if isinstance(found, SettlementError):
+            raise found
+        return situation, found
 
     def win_amount(self, seat: int, payer: int | None, pick: Any) -> int:
         """The most or least (``pick``) ``payer`` would pay ``seat``'s hand for a win on a

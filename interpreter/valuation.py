@@ -10,12 +10,15 @@ a bot's time.  :class:`Valuer` gives the same numbers in two cached steps:
    candidate and only those facts of the win (self-draw, context, seats) that the
    ruleset's hand types, scoring value and restrictions read: the DSL's checked trees say
    which names each expression reads.  The facts derived from the hand (its splits, suits,
-   roots ...) are worked out once per candidate and shared by every way of winning it.
-2. **What the winner collects** (the settlement's payments to it), kept under the hand
-   types found with their values (only the values found in each class when no payment
-   expression names a hand type) and the facts of the win the payments read, plus the
-   hand itself only when a payment expression reads the hand.  A new key is settled by
-   :func:`settle` itself.
+   roots ...) are worked out once per candidate and shared by every way of winning it,
+   and with settlement (``settle.hand_facts``): settling the candidate, or the wall's end
+   with it ready, does not work them out again.
+2. **What the winner collects** (the settlement's payments to it), kept under the win's
+   combined value, the hand types found with their values (only the values found in each
+   class when no payment expression names a hand type, and neither when none names a
+   class either) and the facts of the win the payments read, plus the hand itself only
+   when a payment expression reads the hand.  A new key is settled by :func:`settle`
+   itself.
 
 Both steps return exactly what the full path returns (tests/agents/test_valuation.py
 compares them on random hands for every shipped ruleset).
@@ -28,7 +31,7 @@ from typing import Any, NamedTuple
 
 from dsl.compiler import CompiledExpression
 from dsl.ruleset import Ruleset
-from dsl.situation import HandMeld
+from dsl.situation import HandMeld, Situation
 from dsl.vocabulary import (
     CHOICE_PREFIX,
     CONSTANTS,
@@ -50,10 +53,12 @@ from interpreter.engine.rules import Rules
 from interpreter.hand_record import CONTEXTS, HandRecord, Win
 from interpreter.settle import (
     _NOWHERE,
-    DERIVED,
     FoundHand,
     SettlementError,
     WinResult,
+    _set,
+    hand_facts,
+    keep_facts,
     ruleset_memo,
     settle,
 )
@@ -156,13 +161,22 @@ class Valuer:
         self.paid_read_hand = "hand" in self.paid_facts
         """Whether what a win pays reads the hand beyond its hand types (then kept per hand)."""
         ids = _hand_type_names(ruleset) - _class_names(ruleset) | {"hands"}
-        self.paid_read_ids = any(e.names & ids for e in _payment_expressions(ruleset))
+        paying = [e for e in _payment_expressions(ruleset) if e is not _combined(ruleset)]
+        self.paid_read_ids = any(e.names & ids for e in paying)
         """Whether what a win pays reads which hand types were found (their names, or
         ``hands``), not only the values found in each class: then kept per hand type."""
+        self.paid_read_classes = self.paid_read_ids or any(
+            e.names & _class_names(ruleset) for e in paying
+        )
+        """Whether it reads the values found in each class, not only the combined value
+        (``scoring.value``, worked out with the hand types, is left out: the key holds it)."""
         self._type_read = _reader(self.type_facts)
         self._paid_read = _reader(self.paid_facts)
-        self._derived: dict[tuple[Any, ...], dict[str, Any]] = {}
         self._types: dict[tuple[Any, ...], WinResult | None] = {}
+        self._blanks: dict[WinFacts, Situation] = {}
+        """A situation of each win's facts without a hand (never asked anything): a
+        candidate's situation is a copy with the hand put in, as ``build_situation``
+        would make it but without checking the seats again."""
         self._paid: dict[tuple[Any, ...], float] = {}
 
     def total(
@@ -183,7 +197,11 @@ class Valuer:
             return 0.0
         birds = tile if "last_tile" in facts.context else None  # a bird may be the winning tile
         hand = (keys, melds, tile) if self.paid_read_hand else None
-        hands = found.hands if self.paid_read_ids else tuple(sorted(self._classes(found.hands)))
+        hands: Any = None
+        if self.paid_read_ids:
+            hands = found.hands
+        elif self.paid_read_classes:
+            hands = tuple(sorted(self._classes(found.hands)))
         key = (hands, found.total, self._paid_read(facts), birds, hand)
         value = self._paid.get(key)
         if value is None:
@@ -196,25 +214,22 @@ class Valuer:
     def _hand_types(
         self, keys: Keys, melds: tuple[HandMeld, ...], tile: Tile, facts: WinFacts
     ) -> WinResult | None:
-        candidate = (keys, melds, tile)
-        key = (candidate, facts.void, self._type_read(facts))
+        key = ((keys, melds, tile), facts.void, self._type_read(facts))
         if key in self._types:
             return self._types[key]
-        situation = build_situation(
-            keys=keys, melds=melds, win_tile=tile, self_draw=facts.self_draw,
-            context=facts.context, winner=facts.winner, discarder=facts.discarder,
-            dealer=facts.dealer, players=facts.players, players_in_game=facts.in_game,
-            options=self.options, tileset=self.rules.tileset,
-        )  # fmt: skip
-        derived = self._derived.get(candidate)
-        if derived is None:
-            if len(self._derived) > 50_000:
-                self._derived.clear()
-            derived = self._derived[candidate] = {}
-        situation.__dict__.update(derived)
+        blank = self._blanks.get(facts)
+        if blank is None:
+            if len(self._blanks) > 10_000:
+                self._blanks.clear()
+            blank = self._blanks[facts] = build_situation(
+                self_draw=facts.self_draw, context=facts.context, winner=facts.winner,
+                discarder=facts.discarder, dealer=facts.dealer, players=facts.players,
+                players_in_game=facts.in_game, options=self.options, tileset=self.rules.tileset,
+            )  # fmt: skip
+        situation = _set(blank, keys=keys, melds=melds, win_tile=tile)
+        known = hand_facts(self.ruleset, situation)
         found = self.rules.worth(situation, facts.void, self.rules.shape_ok(keys, len(melds)))
-        derived.update((name, situation.__dict__[name]) for name in DERIVED
-                       if name in situation.__dict__)  # fmt: skip
+        keep_facts(known, situation)
         if len(self._types) > 200_000:
             self._types.clear()
         self._types[key] = found
@@ -281,6 +296,11 @@ def _payment_expressions(ruleset: Ruleset) -> Iterator[CompiledExpression]:
     for spec in (ruleset.get("payments") or {}).values():
         if spec["at"] == "win":
             yield from _expressions(spec)
+
+
+def _combined(ruleset: Ruleset) -> Any:
+    """``scoring.value``: how the values found combine into the win's value."""
+    return ruleset.get("scoring.value")
 
 
 def _expressions(value: Any) -> Iterator[CompiledExpression]:

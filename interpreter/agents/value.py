@@ -37,9 +37,9 @@ from typing import Any
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld
 from handcore import shapes
-from handcore.discards import DiscardOption, discard_table
+from handcore.discards import DiscardOption, accepted_tiles, discard_table
 from handcore.shapes import Keys
-from handcore.suit_tables import RANKS
+from handcore.suit_tables import POW, RANKS
 from handcore.tiles import EVERY, Tile, TileSet
 from interpreter.agents import reading
 from interpreter.agents.reading import RuleFacts, View
@@ -48,6 +48,8 @@ from interpreter.engine.actions import PASS, Action
 _FAR = 4  # targets more than this many steps away are not weighed
 _FINAL = {"pairs": (2.0, 1.0), "pungs": (3.0, 1.0), "suit": (3.0, 1.2)}
 """A target's live winning tiles when ready, and how much claims speed its steps."""
+_Target = tuple[str, int, "float | _Pending"]
+"""A shape target: its name, its suit (-1: every suit), its worth (maybe not worked out)."""
 
 
 class ValueAgent:
@@ -239,7 +241,7 @@ class _Ctx:
         self.hazard = agent.hazard if agent.hazard >= 0 else (0.1 if f.rules.first_win else 0.04)
         others = sum(view.in_game) - 1
         self.sources = 1 + (others if f.rules.claims.get("win") else 0)
-        self._targets: dict[Any, list[tuple[str, int, float]]] = {}
+        self._targets: dict[Any, list[_Target]] = {}
         self._ready: dict[Any, tuple[float, int]] = {}
         self._tables: dict[Any, list[DiscardOption]] = {}
         self._scores: dict[Any, float] = {}
@@ -259,12 +261,21 @@ class _Ctx:
             )
         return found
 
+    def _greedy_table(
+        self, keys: Keys, melds: int, blocked: list[int], form: shapes.SevenPairsForm | None
+    ) -> list[DiscardOption]:
+        """``discard_table`` for a greedy completion: the decision's own table (:meth:`table`)
+        when it asks the same (the plain target's first step is the hand's own table)."""
+        if blocked == self.visible and form == self.form(melds) and not self.view.wilds:
+            return self.table(keys, melds)
+        return discard_table(keys, melds, blocked, form)
+
     def discard_score(
         self,
         keys: Keys,
         melds: tuple[HandMeld, ...],
         row: DiscardOption,
-        targets: list[tuple[str, int, float]],
+        targets: list[_Target],
     ) -> float:
         """:meth:`score` of the hand ``keys`` leaves by its table's ``row`` (``targets``:
         those of ``keys``), asked once per decision."""
@@ -313,10 +324,7 @@ class _Ctx:
         t: Tile,
         context: frozenset[str] = frozenset(),
     ) -> float:
-        share = self.agent.self_draw_share
-        own = self.f.points(self.view, keys, melds, t, True, context)
-        other = self.f.points(self.view, keys, melds, t, False, context)
-        return share * own + (1 - share) * other
+        return _win_worth(self.f, self.view, self.agent.self_draw_share, keys, melds, t, context)
 
     def winning_waits(
         self, keys: Keys, melds: tuple[HandMeld, ...], context: frozenset[str] = frozenset()
@@ -357,7 +365,7 @@ class _Ctx:
         keys: Keys,
         melds: tuple[HandMeld, ...],
         row: Any,
-        targets: list[tuple[str, int, float]],
+        targets: list[_Target],
     ) -> float:
         """The score of the hand left by one discard (its discard-table ``row``)."""
         if row.shanten == 0:
@@ -370,7 +378,7 @@ class _Ctx:
         melds: tuple[HandMeld, ...],
         s: int,
         live: int,
-        targets: list[tuple[str, int, float]],
+        targets: list[_Target],
     ) -> float:
         best = 0.0
         for name, suit, worth in targets:
@@ -380,6 +388,10 @@ class _Ctx:
                 d, acc = self._distance(name, suit, keys, len(melds))
             if d is None or d > s + _FAR:
                 continue
+            if worth.__class__ is _Pending:
+                worth = worth.force(self._greedy_table)
+                if worth <= 0:
+                    continue  # as a target worth nothing was never listed
             final, claims = _FINAL.get(name, (4.0, 1.5))
             best = max(best, self.chance(d, acc, final, claims) * worth)
         return best
@@ -395,25 +407,28 @@ class _Ctx:
         return found
 
     def _distance_now(self, name: str, suit: int, keys: Keys, m: int) -> tuple[int | None, int]:
-        counts = shapes.counts_of(keys)
-        visible = self.visible
-
-        def copies(t: Tile) -> int:
-            return max(4 - counts[t] - visible[t], 0)
-
-        in_suit = range(suit * RANKS, suit * RANKS + RANKS) if suit >= 0 else range(len(counts))
+        if suit >= 0:  # the target's suit alone: its counts by rank, and the copies seen
+            key = keys[suit]
+            counts = [(key // p) % 5 for p in POW]
+            seen = self.visible[suit * RANKS : suit * RANKS + RANKS]
+        else:
+            counts = shapes.counts_of(keys)
+            seen = self.visible  # as long as the counts at least: zip(strict=False) below
         if name == "suit":
             own = tuple(k if i == suit else 0 for i, k in enumerate(keys))
             d = shapes.shanten_standard(own, m)
-            acc = sum(copies(t) for t in in_suit if counts[t] or _near(counts, t))
+            acc = 0
+            for r, n in enumerate(counts):  # held tiles and those within two ranks of one
+                if n or any(0 <= r + x < RANKS and counts[r + x] for x in (-2, -1, 1, 2)):
+                    acc += max(4 - n - seen[r], 0)
             return d, acc
-        held = sorted((counts[t] for t in in_suit if counts[t]), reverse=True)
+        held = sorted((n for n in counts if n), reverse=True)
         if name == "pungs":
             k = 4 - m
             groups = held[:k] + [0] * max(0, k - len(held))
             pair = held[k] if len(held) > k else 0
             missing = sum(3 - min(n, 3) for n in groups) + 2 - min(pair, 2)
-            acc = sum(copies(t) for t in in_suit if 1 <= counts[t] <= 2)
+            acc = sum(max(4 - n - v, 0) for n, v in zip(counts, seen, strict=False) if 1 <= n <= 2)
             return missing - 1, acc
         if name == "pairs":
             if m:
@@ -422,11 +437,11 @@ class _Ctx:
             singles = sum(n % 2 for n in held)
             missing = 7 - min(pairs, 7)
             d = missing - 1 + max(0, missing - singles)
-            acc = sum(copies(t) for t in in_suit if counts[t] % 2)
+            acc = sum(max(4 - n - v, 0) for n, v in zip(counts, seen, strict=False) if n % 2)
             return d, acc
         return None, 0
 
-    def targets(self, keys: Keys, melds: tuple[HandMeld, ...]) -> list[tuple[str, int, float]]:
+    def targets(self, keys: Keys, melds: tuple[HandMeld, ...]) -> list[_Target]:
         """(target, suit or -1, worth) for the shape targets this hand might reach."""
         memo = (keys, melds)
         found = self._targets.get(memo)
@@ -451,13 +466,13 @@ class _Ctx:
                 *(("pairs",) if m == 0 and self.f.form else ()),
             ):
                 worth = self._complete(keys, melds, suit, name)
-                if worth > 0:
+                if worth.__class__ is _Pending or worth > 0:
                     found.append((name, suit, worth))
         for name in ("pungs", "pairs"):
             if (name == "pungs" and not only_pungs) or (name == "pairs" and (m or not self.f.form)):
                 continue
             worth = self._complete(keys, melds, None, name)
-            if worth > 0:
+            if worth.__class__ is _Pending or worth > 0:
                 found.append((name, -1, worth))
         self._targets[memo] = found
         return found
@@ -478,11 +493,13 @@ class _Ctx:
 
     def _complete(
         self, keys: Keys, melds: tuple[HandMeld, ...], suit: int | None, name: str
-    ) -> float:
+    ) -> Any:
         """Complete the hand greedily within a target and settle it: its worth, or 0.
 
         Kept per (target, declared melds, seat's standing) for the bot's life: a target's
-        worth hardly changes with the tiles that make it, and settling is the dear part."""
+        worth hardly changes with the tiles that make it, and settling is the dear part.
+        A target other than the plain one is kept as a :class:`_Pending` worth, worked out
+        (as this decision would) only when a score first needs it."""
         view = self.view
         memo = (
             name,
@@ -496,8 +513,11 @@ class _Ctx:
         )
         found = self.agent.worth.get(memo)
         if found is None:
-            found = self._complete_now(keys, melds, suit, name)
-            if found > 0 or name != "plain":
+            if name == "plain":
+                found = self._complete_now(keys, melds, suit, name)
+            else:
+                found = _Pending(self, keys, melds, suit, name)
+            if name != "plain" or found > 0:
                 if len(self.agent.worth) > 50_000:
                     self.agent.worth.clear()
                 self.agent.worth[memo] = found
@@ -506,13 +526,70 @@ class _Ctx:
     def _complete_now(
         self, keys: Keys, melds: tuple[HandMeld, ...], suit: int | None, name: str
     ) -> float:
-        done = _completion(keys, len(melds), suit, name, self.f.form, self.visible, self.void)
-        if done is None:
-            return 0.0
-        full, tile = done
-        if any(n > 4 for n in shapes.counts_of(full)):
-            return 0.0
-        return self.win_value(full, melds, tile)
+        return _completed_worth(
+            self.f, self.view, self.visible, self.void, self.agent.self_draw_share,
+            keys, melds, suit, name, self._greedy_table,
+        )  # fmt: skip
+
+
+class _Pending:
+    """A shape target's worth not worked out yet: what the decision that first asked for
+    it would work out (its hand, visible tiles, void suit, standing), worked out when a
+    score first needs it.  A far target's worth is seldom needed (its distance rules it
+    out), and working it out is a greedy completion and the valuation of a new hand."""
+
+    __slots__ = ("args", "value")
+
+    def __init__(
+        self, ctx: _Ctx, keys: Keys, melds: tuple[HandMeld, ...], suit: int | None, name: str
+    ) -> None:
+        share = ctx.agent.self_draw_share
+        self.args = (ctx.f, ctx.view, ctx.visible, ctx.void, share, keys, melds, suit, name)
+        self.value: float | None = None
+
+    def force(self, table: Callable[..., list[DiscardOption]]) -> float:
+        """The worth (``table``: a discard table for the greedy completion's steps)."""
+        if self.value is None:
+            self.value = _completed_worth(*self.args, table)
+            self.args = ()
+        return self.value
+
+
+def _win_worth(
+    f: RuleFacts,
+    view: View,
+    share: float,
+    keys: Keys,
+    melds: tuple[HandMeld, ...],
+    t: Tile,
+    context: frozenset[str] = frozenset(),
+) -> float:
+    """What a win is worth to the seat: self-drawn ``share`` of the time, else on a discard."""
+    own = f.points(view, keys, melds, t, True, context)
+    other = f.points(view, keys, melds, t, False, context)
+    return share * own + (1 - share) * other
+
+
+def _completed_worth(
+    f: RuleFacts,
+    view: View,
+    visible: list[int],
+    void: int | None,
+    share: float,
+    keys: Keys,
+    melds: tuple[HandMeld, ...],
+    suit: int | None,
+    name: str,
+    table: Callable[..., list[DiscardOption]],
+) -> float:
+    """A target's worth: the hand completed greedily within it (``_completion``), valued."""
+    done = _completion(keys, len(melds), suit, name, f.form, visible, void, table)
+    if done is None:
+        return 0.0
+    full, tile = done
+    if any(n > 4 for n in shapes.counts_of(full)):
+        return 0.0
+    return _win_worth(f, view, share, full, melds, tile)
 
 
 PROBES = ("234m456m678p345p55p", "234m456m678p345p22p", "234m456m678p345p88p")
@@ -553,11 +630,6 @@ def probe_value(
     return found
 
 
-def _near(counts: list[int], t: Tile) -> bool:
-    r = t % RANKS
-    return any(0 <= r + d < RANKS and counts[t + d] for d in (-2, -1, 1, 2))
-
-
 def _completion(
     keys: Keys,
     m: int,
@@ -566,8 +638,10 @@ def _completion(
     form: Any,
     visible: Sequence[int],
     void: int | None,
+    table: Callable[..., list[DiscardOption]] = discard_table,
 ) -> tuple[Keys, Tile] | None:
-    """A complete hand near ``keys`` within the target, and the tile that completes it last."""
+    """A complete hand near ``keys`` within the target, and the tile that completes it last
+    (``table``: ``discard_table``, or one that remembers its answers)."""
     counts = shapes.counts_of(keys)
     allowed = [
         t
@@ -591,42 +665,54 @@ def _completion(
             last = groups[-1][0]
         return shapes.keys_of(full), last
     # Greedy: throw tiles outside the target, then the table's first; draw the accepted
-    # tile with most live copies; until complete.
+    # tile with most live copies (the lowest of equals); until complete.
+    kinds = len(counts)
+    inside = [False] * kinds
+    for t in allowed:
+        inside[t] = True
     hand = list(counts)
     blocked = list(visible)
-    for t in range(len(counts)):
-        if t not in allowed:
+    for t in range(kinds):
+        if not inside[t]:
             blocked[t] = 4
+    ranks = [
+        sum(1 << r for r in range(RANKS) if s * RANKS + r < kinds and inside[s * RANKS + r])
+        for s in range(len(keys))
+    ]
+    few = form if m == 0 else None
     keys = shapes.keys_of(hand)
+    n = sum(hand)
     last = -1
     for _ in range(12):
-        n = sum(hand)
         if n == size:
             if shapes.is_complete(keys) or (
                 form and m == 0 and shapes.seven_pairs(keys, form) is not None
             ):
                 return keys, last if last >= 0 else next(t for t in allowed if hand[t])
-            outside = [t for t in range(len(hand)) if hand[t] and t not in allowed]
-            if outside:
-                out = outside[0]
-            else:
-                out = discard_table(keys, m, blocked, form if m == 0 else None)[0].discard
+            out = next((t for t in range(kinds) if hand[t] and not inside[t]), -1)
+            if out < 0:
+                out = table(keys, m, blocked, few)[0].discard
             hand[out] -= 1
+            n -= 1
             keys = shapes.add_tile(keys, out, -1)
             continue
-        from handcore.discards import accepted_tiles
-
-        _, masks = accepted_tiles(keys, m, form if m == 0 else None)
-        options = [
-            s * RANKS + r for s, mask in enumerate(masks) for r in range(RANKS) if mask >> r & 1
-        ]
-        options = [t for t in options if t in allowed and hand[t] < 4]
-        if not options:
+        masks = accepted_tiles(keys, m, few)[1]
+        best, most = -1, 0
+        for s, mask in enumerate(masks):
+            mask &= ranks[s]
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                t = s * RANKS + low.bit_length() - 1
+                live = 4 - hand[t] - blocked[t]
+                if hand[t] < 4 and (best < 0 or live > most):
+                    best, most = t, live
+        if best < 0:
             return None
-        t = max(options, key=lambda t: (4 - hand[t] - blocked[t], -t))
-        hand[t] += 1
-        keys = shapes.add_tile(keys, t)
-        last = t
-        if sum(hand) > size:
+        hand[best] += 1
+        n += 1
+        keys = shapes.add_tile(keys, best)
+        last = best
+        if n > size:
             return None
     return None
