@@ -7,7 +7,8 @@ other.  Every step is checked as in tests/engine/test_invariants.py (every tile 
 illegal and out-of-turn actions refused without a change, payments balanced, every hand
 ends) and every hand's log must replay exactly.  A hand that breaks any of these, raises,
 or kills its worker process counts as a violation.  Prints hands, violations and the
-peak memory (resident set) of the largest worker, per ruleset; exits 1 on a violation.
+peak memory (resident set) of the largest worker, per ruleset (each ruleset on new
+worker processes, so that its peak is its own); exits 1 on a violation.
 
     python bench/soak.py [--hands 100000] [--workers 2] [--ruleset ID ...]
 """
@@ -94,22 +95,22 @@ def main() -> None:
     )
     print(f"{'ruleset':<20} {'hands':>9} {'violations':>10} {'seconds':>9} {'peak MiB':>9}")
     total, broken, peak = 0, 0, 0
-    pool = Pool(args.workers, soak_range)
-    try:
-        for ruleset_id in args.ruleset or playable():
-            start = time.perf_counter()
+    for ruleset_id in args.ruleset or playable():
+        start = time.perf_counter()
+        pool = Pool(args.workers, soak_range)  # new processes: the peak is this ruleset's own
+        try:
             hands, violations, rss = soak(pool, ruleset_id, args.hands, args.workers)
-            seconds = time.perf_counter() - start
-            total, broken, peak = total + hands, broken + len(violations), max(peak, rss)
-            print(
-                f"{ruleset_id:<20} {hands:>9,} {len(violations):>10,} {seconds:>9.1f} "
-                f"{rss / 1024:>9.0f}",
-                flush=True,
-            )
-            for violation in violations[:SHOWN]:
-                print(f"  {violation}")
-    finally:
-        pool.close()
+        finally:
+            pool.close()
+        seconds = time.perf_counter() - start
+        total, broken, peak = total + hands, broken + len(violations), max(peak, rss)
+        print(
+            f"{ruleset_id:<20} {hands:>9,} {len(violations):>10,} {seconds:>9.1f} "
+            f"{rss / 1024:>9.0f}",
+            flush=True,
+        )
+        for violation in violations[:SHOWN]:
+            print(f"  {violation}")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(
         f"{'total':<20} {total:>9,} {broken:>10,} {'':>9} {max(peak, own) / 1024:>9.0f}"
