@@ -364,8 +364,10 @@ class _Risk:
                     ),
                 )  # fmt: skip
                 self.agent.worth[memo] = found
-            if found <= 0:
+            if found <= 0:  # the seat's own plain win: what it pays, not what it spares
                 found = ctx._base(ctx.view.melds)
+                if found > 0 and isinstance(ctx, _EscapeCtx):
+                    found -= _spared(self.agent, ctx)
             self._loss[q] = found
         return found
 

@@ -235,3 +235,20 @@ def test_a_win_is_worth_what_it_spares() -> None:
     assert spared["sichuan/blog5", 4] > 2 * spared["changsha/qq2014", 4]
     # a seat gone (won, where play goes on) is a win fewer to pay for
     assert spared["sichuan/blog5", 3] < spared["sichuan/blog5", 4]
+
+
+def test_a_deal_in_is_priced_by_what_it_pays_not_what_a_win_spares() -> None:
+    """An opponent whose melds the probe hands cannot join (a pung in a third suit, where a
+    win must lack one) is priced as the seat's own plain win: what that pays, without the
+    ``escape`` term a win of its own would add."""
+    ruleset = load("sichuan/blog5")
+    melds = ((), (("pung", tile("9s"), False),), (), ())
+    obs = observation(ruleset, "1124m 2335p 66789p", melds=melds, discards=RIVER, wall=20)
+    obs["void"] = (2, None, None, None)
+    prices = []
+    for escape in (0, 3):
+        bot = make_agent(f"strategy:escape={escape}", 0, ruleset=ruleset)
+        ends, loss = bot.deal_in(obs, tile("4m"))
+        assert ends > 0
+        prices.append(loss / ends)
+    assert prices[1] == pytest.approx(prices[0])
