@@ -11,7 +11,9 @@ pays for it (the value bot's shape targets, each settled).
   worth what it pays plus what it spares (``escape``): a seat that has not won pays the
   others' wins (their self-draws, its own deal-ins), one win where the first win ends the
   hand, one per other seat still in where play goes on.  Counting that makes a fast hand
-  worth more against a slow dear one: the value of a win at all.
+  worth more against a slow dear one: the value of a win at all.  ``value_threshold`` (a
+  score this many times the efficiency choice's) guards the far hand's optimistic chance
+  estimate only: between two ready hands the better score is taken.
 - **Defence**: from visible information only it prices each discard's expected loss, the
   sum over opponents still in the hand of (chance the tile is its wait) × (what it would
   collect from this seat).  An opponent with four melds holds one tile and waits on its
