@@ -89,6 +89,7 @@ _STRATEGY = {
     "alert": Param(float, 0, 1),
     "min_gain": Param(float, 0, 5),
     "ready_end": Param(float, 0, 2),
+    "escape": Param(float, 0, 4),
 }
 PARAMS: dict[str, dict[str, Param]] = {
     "random": {},

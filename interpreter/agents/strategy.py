@@ -7,7 +7,13 @@ a one-suit or seven-pairs or all-pungs hand is chased when, and as much as, this
 pays for it (the value bot's shape targets, each settled).
 
 - **Offence** is the value bot's (``value_threshold``, ``claim_margin``, ``self_draw_share``,
-  ``hazard``): a hand's score is its chance to win times what the win pays.
+  ``hazard``): a hand's score is its chance to win times what the win is worth.  A win is
+  worth what it pays plus what it spares (``escape``): a seat that has not won pays the
+  others' wins (their self-draws, its own deal-ins), one win where the first win ends the
+  hand, one per other seat still in where play goes on.  Counting that makes a fast hand
+  worth more against a slow dear one: the value of a win at all.  ``value_threshold`` (a
+  score this many times the efficiency choice's) guards the far hand's optimistic chance
+  estimate only: between two ready hands the better score is taken.
 - **Defence**: from visible information only it prices each discard's expected loss, the
   sum over opponents still in the hand of (chance the tile is its wait) × (what it would
   collect from this seat).  An opponent with four melds holds one tile and waits on its
@@ -41,8 +47,8 @@ pays for it (the value bot's shape targets, each settled).
 Parameters (all in ``interpreter.agents.PARAMS``, with the ranges ``mjrules tune`` searches):
 ``value_threshold`` (3.0), ``claim_margin`` (0.6), ``self_draw_share`` (0.4), ``hazard``
 (by the ruleset), ``defence`` (1.0), ``wait_share`` (0.12), ``shown_void`` (0.2),
-``alert`` (0.05), ``min_gain`` (0.1), ``ready_end`` (0.5); docs/AGENTS.md gives their
-ranges.  :meth:`StrategyAgent.deal_in` tells a tile's risk as the bot weighs it.
+``alert`` (0.05), ``min_gain`` (0.1), ``ready_end`` (1.0), ``escape`` (3.0); docs/AGENTS.md
+gives their ranges.  :meth:`StrategyAgent.deal_in` tells a tile's risk as the bot weighs it.
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ from typing import Any
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld
 from handcore import shapes
+from handcore.discards import DiscardOption
 from handcore.shapes import Keys
 from handcore.suit_tables import RANKS
 from handcore.tiles import STANDARD, Tile
@@ -85,7 +92,8 @@ class StrategyAgent(ValueAgent):
         shown_void: float = 0.2,
         alert: float = 0.05,
         min_gain: float = 0.1,
-        ready_end: float = 0.5,
+        ready_end: float = 1.0,
+        escape: float = 3.0,
         ruleset: Ruleset | None = None,
     ) -> None:
         super().__init__(seed, value_threshold, self_draw_share, claim_margin, hazard, ruleset)
@@ -95,7 +103,19 @@ class StrategyAgent(ValueAgent):
         self.alert = float(alert)
         self.min_gain = float(min_gain)
         self.ready_end = float(ready_end)
+        self.escape = float(escape)
         self._last: tuple[_Ctx | None, _Risk | None] = (None, None)
+
+    def _context(self, obs: dict[str, Any]) -> _Ctx:
+        ctx = super()._context(obs)
+        if self.escape <= 0:
+            return ctx
+        return _EscapeCtx(self, ctx.f, ctx.view, ctx.void, ctx.visible, obs)
+
+    def _threshold(self, top: DiscardOption, fast: DiscardOption) -> float:
+        """``value_threshold`` guards against the far hand's optimistic chance estimates;
+        between two ready hands, whose chances count their live waits, the better score wins."""
+        return 1.0 if top.shanten == 0 and fast.shanten == 0 else self.value_threshold
 
     # --- choices: the void suit and the exchange ------------------------------------------------
 
@@ -206,6 +226,52 @@ class StrategyAgent(ValueAgent):
         return self._last[1]
 
 
+class _EscapeCtx(_Ctx):
+    """A decision's state where a win is worth what it pays plus what it spares: the
+    payments the seat would make, still in the hand, to the others' wins."""
+
+    def win_value(
+        self,
+        keys: Keys,
+        melds: tuple[HandMeld, ...],
+        t: Tile,
+        context: frozenset[str] = frozenset(),
+    ) -> float:
+        value = super().win_value(keys, melds, t, context)
+        return value + _spared(self.agent, self) if value > 0 else value
+
+
+def _spared(agent: StrategyAgent, ctx: _Ctx) -> float:
+    """``escape`` × what the seat expects to pay to the others' wins while it stays in the
+    hand: per win, its share of a plain probe hand's self-draw (× ``self_draw_share``) or
+    the whole win on its own discard (one discarder among the winner's payers); one win
+    where the first win ends the hand, one per other seat still in where play goes on
+    (settled; learned once per standing)."""
+    view = ctx.view
+    memo = ("spared", view.seat, view.dealer, view.in_game, ctx.void, ctx.f.ruleset.id)
+    found = agent.worth.get(memo)
+    if found is None:
+        others = [q for q in range(view.players) if view.in_game[q] and q != view.seat]
+        share = agent.self_draw_share
+        paid = sum(share * _paid_to(ctx, q, True) + (1 - share) * _paid_to(ctx, q, False)
+                   for q in others)  # fmt: skip
+        wins = 1 if ctx.f.rules.first_win else len(others)
+        found = agent.escape * wins * paid / len(others) ** 2 if others else 0.0
+        agent.worth[memo] = found
+    return found
+
+
+def _paid_to(ctx: _Ctx, q: int, self_draw: bool) -> float:
+    """What opponent ``q`` collects winning a plain probe hand by self-draw, or on this
+    seat's discard (settled)."""
+    seat_view = replace(ctx.view, seat=q, void=ctx.obs["void"][q])
+    return probe_value(
+        (), seat_view.void, ctx.f.rules.tileset,
+        lambda keys, tile: ctx.f.points(seat_view, keys, (), tile, self_draw,
+                                        discarder=ctx.view.seat),
+    )  # fmt: skip
+
+
 class _Risk:
     """For one decision: each tile's chance to end the hand on a discard and its expected
     loss, from visible information only."""
@@ -300,8 +366,10 @@ class _Risk:
                     ),
                 )  # fmt: skip
                 self.agent.worth[memo] = found
-            if found <= 0:
+            if found <= 0:  # the seat's own plain win: what it pays, not what it spares
                 found = ctx._base(ctx.view.melds)
+                if found > 0 and isinstance(ctx, _EscapeCtx):
+                    found -= _spared(self.agent, ctx)
             self._loss[q] = found
         return found
 

@@ -159,7 +159,7 @@ class ValueAgent:
         scored = [(ctx.discard_score(keys, melds, r, targets), r) for r in rows[:8]]
         fast_score = next((s for s, r in scored if r.discard == fast.discard), 0.0)
         top_score, top = max(scored, key=lambda x: (x[0], -x[1].shanten, x[1].live_total))
-        if top_score > fast_score * self.value_threshold:
+        if top_score > fast_score * self._threshold(top, fast):
             return top.discard, top_score
         return fast.discard, fast_score
 
@@ -192,6 +192,10 @@ class ValueAgent:
             if score > best[0]:
                 best = (score, a)
         return best[1]
+
+    def _threshold(self, top: DiscardOption, fast: DiscardOption) -> float:
+        """How many times the efficiency choice's score the best score must be to be taken."""
+        return self.value_threshold
 
     def _replacement(self, ctx: _Ctx, keys: Keys, melds: tuple[HandMeld, ...], a: Action) -> float:
         """A kong's hand after its replacement draw: the hand's score, plus for a draw of

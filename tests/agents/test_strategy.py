@@ -122,6 +122,8 @@ def _extended(tmp_path: Path, base: str, changes: str) -> str:
 
 def test_a_one_suit_hand_is_chased_only_when_the_ruleset_pays_for_it(tmp_path: Path) -> None:
     hand = "1235556778889m 1p"  # one suit within reach, or a faster hand throwing a character
+    # (both discards leave it ready: between ready hands the better score is taken, not one
+    # value_threshold times better, else the worth a win spares (escape) hides 清一色's 3番)
     discards = discards_of(hand)
     shipped = load("sichuan/blog5")  # 清一色 3番
     plain = load(_extended(tmp_path, "sichuan/blog5", "hands:\n  qingyise: {value: 0}\n"))
@@ -205,3 +207,48 @@ def test_seven_pairs_are_chased_only_when_the_ruleset_pays_for_them(tmp_path: Pa
     breaks = make_agent("strategy", 0, ruleset=plain).act(observation(plain, hand), discards)
     assert keeps == Action("discard", tile("4p"))  # every pair kept
     assert breaks == Action("discard", tile("1m"))  # a pair broken for a plain hand
+
+
+def test_a_win_is_worth_what_it_spares() -> None:
+    """A seat that has not won pays the others' wins: where play goes on (blog5, 血战) one
+    win per other seat still in, where the first win ends the hand (qq2014) one.  A win's
+    worth adds ``escape`` × that, settled; ``escape=0`` adds nothing."""
+    hand = "123m 456m 789m 22p 45p 9p"  # ready on 3p/6p once 9p goes
+    spared = {}
+    for rid, standings in [
+        ("sichuan/blog5", ((True,) * 4, (True, True, False, True))),
+        ("changsha/qq2014", ((True,) * 4,)),
+    ]:
+        ruleset = load(rid)
+        for in_game in standings:
+            obs = observation(ruleset, hand)
+            obs["in_game"] = in_game
+            worth = []
+            for escape in (0, 1, 2):
+                ctx = make_agent(f"strategy:escape={escape}", 0, ruleset=ruleset)._context(obs)
+                keys = shapes.add_tile(ctx.view.keys, tile("9p"), -1)
+                worth.append(ctx.win_value(shapes.add_tile(keys, tile("3p")), (), tile("3p")))
+            assert worth[1] > worth[0] > 0, rid
+            assert worth[2] - worth[0] == pytest.approx(2 * (worth[1] - worth[0])), rid
+            spared[rid, in_game.count(True)] = (worth[1] - worth[0]) / worth[0]
+    # three wins to pay for where play goes on, one where the first win ends the hand
+    assert spared["sichuan/blog5", 4] > 2 * spared["changsha/qq2014", 4]
+    # a seat gone (won, where play goes on) is a win fewer to pay for
+    assert spared["sichuan/blog5", 3] < spared["sichuan/blog5", 4]
+
+
+def test_a_deal_in_is_priced_by_what_it_pays_not_what_a_win_spares() -> None:
+    """An opponent whose melds the probe hands cannot join (a pung in a third suit, where a
+    win must lack one) is priced as the seat's own plain win: what that pays, without the
+    ``escape`` term a win of its own would add."""
+    ruleset = load("sichuan/blog5")
+    melds = ((), (("pung", tile("9s"), False),), (), ())
+    obs = observation(ruleset, "1124m 2335p 66789p", melds=melds, discards=RIVER, wall=20)
+    obs["void"] = (2, None, None, None)
+    prices = []
+    for escape in (0, 3):
+        bot = make_agent(f"strategy:escape={escape}", 0, ruleset=ruleset)
+        ends, loss = bot.deal_in(obs, tile("4m"))
+        assert ends > 0
+        prices.append(loss / ends)
+    assert prices[1] == pytest.approx(prices[0])
