@@ -399,6 +399,33 @@ def waits(
     return result
 
 
+def completing(keys: Keys, seven_pairs: bool = False) -> int:
+    """The tiles one more copy of which makes the hand complete (``is_complete``), with
+    ``seven_pairs`` also seven pairs of the "quads" form, as bits by tile id; a tile held
+    four times is none.  Read from the tables: only a block that is not melds alone, or
+    melds and the pair, can take the tile."""
+    done = [_COMPLETION[key] for key in keys]
+    found = 0
+    for block, key in enumerate(keys):
+        others = 1
+        for i, c in enumerate(done):
+            if i != block:
+                others *= c
+        if others not in (1, 2):
+            continue
+        want = 3 - others  # the block must end with the pair (2) or melds alone (1)
+        for rank in range(ranks_of(key)):
+            p = POW[rank]
+            if (key // p) % 5 < 4 and _COMPLETION[key + p] == want:
+                found |= 1 << (block * RANKS + rank)
+    if seven_pairs:
+        size, pairs, _, _ = _tally(keys)
+        if size == 13 and pairs == 6:  # the one tile held an odd number of times
+            counts = counts_of(keys)
+            found |= 1 << next(t for t, n in enumerate(counts) if n % 2)
+    return found
+
+
 def no_wait(keys: Keys, form: SevenPairsForm | None) -> bool:
     """True when no one tile added can complete the hand, read from the tables: most hands
     are not ready, and trying each of the 27 tiles costs far more."""

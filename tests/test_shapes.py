@@ -246,3 +246,32 @@ def test_waits_shortcut_agrees_with_trying_every_tile_with_honours(hand, form):
         and shapes.is_winning(shapes.add_tile(hand_keys, t), form)
     ]
     assert shapes.waits(hand_keys, form) == tried
+
+
+def pairs_and_one():
+    """Thirteen tiles a tile away from seven pairs: six pairs and a tile, or a quad (two
+    pairs), three pairs and a tile held three times."""
+    return st.lists(st.integers(0, 33), min_size=7, max_size=7, unique=True).flatmap(
+        lambda ts: st.sampled_from([ts[:6] * 2 + ts[6:], ts[:1] * 4 + ts[1:4] * 2 + ts[4:5] * 3])
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        hands(1, 14), one_suit_heavy().map(lambda ts: ts[1:]), hands(13, 13),
+        honour_hands(HONOUR_WALL), honour_hands(HEAVY_WALL), pairs_and_one(),
+    ),
+    st.booleans(),
+)  # fmt: skip
+def test_completing_is_the_tiles_that_complete(hand, seven_pairs):
+    """``completing`` (the engine's waits of a hand, read from the tables) names the tiles
+    that make the hand complete, or seven pairs when asked, as trying each tile does."""
+    hand_keys = shapes.keys_of(WITH_HONOURS.counts(hand), WITH_HONOURS)
+    tried = sum(
+        1 << t
+        for t in WITH_HONOURS.in_play
+        if shapes.tile_count(hand_keys, t) < 4
+        and shapes.is_winning(shapes.add_tile(hand_keys, t), "quads" if seven_pairs else None)
+    )
+    assert shapes.completing(hand_keys, seven_pairs) == tried

@@ -35,7 +35,7 @@ def open_round(
         acts: list[Action] = []
         if (
             can_win
-            and p.may_win_with_one_more(p.keys, rules)  # cheap: most hands cannot win
+            and p.may_win_on(tile, rules)  # cheap: most hands cannot win on the tile
             and claim_allowed(t, "win", seat, discarder, tile)
         ):
             first = first_round and p.turns == 0
@@ -101,7 +101,7 @@ def open_joint_round(
     for seat in t.orders[discarder]:
         p = t.players[seat]
         acts: list[Action] = []
-        if can_win and p.may_win_with_one_more(p.keys, rules):
+        if can_win and any(p.may_win_on(tile, rules) for tile in distinct):
             won: dict[Tile, int] = {}
             for tile in distinct:
                 if claim_allowed(t, "win", seat, discarder, tile):

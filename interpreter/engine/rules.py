@@ -261,17 +261,32 @@ class Rules:
 
     def may_win_with_one_more(self, keys: tuple[int, ...], melds: tuple[HandMeld, ...]) -> bool:
         """False when no tile added to the concealed ``keys`` (``melds`` declared) can make a
-        winning hand, however it is won: the shape tables first, then the cheap tests of the
-        shape-free hand types (True: maybe)."""
+        winning hand, however it is won (``chances``; True: maybe)."""
+        waits, unshaped = self.chances(keys, melds)
+        return unshaped or waits != 0
+
+    def chances(self, keys: tuple[int, ...], melds: tuple[HandMeld, ...]) -> tuple[int, bool]:
+        """What one more tile may make of the concealed ``keys`` (``melds`` declared): the
+        tiles that make it complete or seven pairs (``shape_ok``), as bits by tile id, and
+        whether a shape-free hand type may then hold (False: for no tile, however won).
+        Only those tiles can win unless the second answer is True."""
+        test = self._unshaped_after_one
+        unshaped = bool(self.shape_free) and (test is None or test(prefilter.probe_of(keys, melds)))
+        m = len(melds)
         if self.wilds:
             bare, wilds = shapes.without_wilds(keys, self.tileset)
-            return shapes.shanten(bare, len(melds), "quads", wilds) <= 0 or bool(self.shape_free)
-        if not shapes.no_wait(keys, "quads"):
-            return True
-        if not self.shape_free:
-            return False
-        test = self._unshaped_after_one
-        return test is None or test(prefilter.probe_of(keys, melds))
+            if shapes.shanten(bare, m, "quads", wilds) > 0:
+                return 0, unshaped
+            waits = 0
+            for tile in self.hand_tiles:
+                if shapes.tile_count(keys, tile) < 4 and self.shape_ok(
+                    shapes.add_tile(keys, tile), m
+                ):
+                    waits |= 1 << tile
+            return waits, unshaped
+        if shapes.no_wait(keys, "quads"):
+            return 0, unshaped
+        return shapes.completing(keys, not melds) & self.playable, unshaped
 
     def may_win_unshaped(self, probe: prefilter.Probe | None) -> bool:
         """False when no shape-free hand type can hold (a cheap test; True: maybe)."""

@@ -57,8 +57,8 @@ class Player:
     counts: list[int]
     keys: tuple[int, ...]
     melds: tuple[HandMeld, ...] = ()
-    """Replaced, never changed in place: ``may_win_with_one_more`` keeps its answer while
-    this tuple is the same one."""
+    """Replaced, never changed in place: ``chances`` keeps its answer while this tuple is
+    the same one."""
     discards: list[Tile] = field(default_factory=list)
     won: list[Tile] = field(default_factory=list)
     flowers: list[Tile] = field(default_factory=list)
@@ -69,17 +69,23 @@ class Player:
     lock_tiles: set[Tile] = field(default_factory=set)
     lock_value: int = -1
     turns: int = 0
-    _hope: tuple[tuple[int, ...], tuple[HandMeld, ...], bool] = ((), (), True)
+    _chances: tuple[tuple[int, ...], tuple[HandMeld, ...], int, bool] = ((), (), 0, True)
 
-    def may_win_with_one_more(self, keys: tuple[int, ...], rules: Rules) -> bool:
-        """``rules.may_win_with_one_more`` for concealed ``keys`` and this player's melds,
-        kept while both are unchanged (a hand is asked on every discard until it changes)."""
-        cached, melds, answer = self._hope
+    def chances(self, keys: tuple[int, ...], rules: Rules) -> tuple[int, bool]:
+        """``rules.chances`` for concealed ``keys`` and this player's melds, kept while both
+        are unchanged (a hand is asked on every discard until it changes)."""
+        cached, melds, waits, unshaped = self._chances
         if melds is not self.melds or cached != keys:
             melds = self.melds
-            answer = rules.may_win_with_one_more(keys, melds)
-            self._hope = (keys, melds, answer)
-        return answer
+            waits, unshaped = rules.chances(keys, melds)
+            self._chances = (keys, melds, waits, unshaped)
+        return waits, unshaped
+
+    def may_win_on(self, tile: Tile, rules: Rules) -> bool:
+        """Whether ``tile`` joining the concealed tiles may make a winning hand (``chances``;
+        True: maybe)."""
+        waits, unshaped = self.chances(self.keys, rules)
+        return unshaped or waits >> tile & 1 == 1
 
     def add(self, tile: Tile, n: int = 1) -> None:
         self.counts[tile] += n

@@ -69,31 +69,36 @@ def value(
     """The value of the win ``seat`` would make on ``tile``, or None.
 
     ``in_hand``: the tile was drawn and is among the seat's concealed tiles; else it
-    would join them.  A hand that no tile could make win is ruled out first, by an
-    answer kept while the hand is unchanged (``Rules.may_win_with_one_more``); a hand
-    that is neither complete nor seven pairs next by the cheap necessary conditions of
-    the ruleset's shape-free hand types (``prefilter``).  What is left is worked out
-    once per game and remembered.
+    would join them.  A tile that neither completes the hand's shape nor may make a
+    shape-free hand type is ruled out first, by an answer kept while the hand is
+    unchanged (``Rules.chances``); a hand that is neither complete nor seven pairs next
+    by the cheap necessary conditions of the ruleset's shape-free hand types
+    (``prefilter``).  What is left is worked out once per game and remembered.
     """
     p = t.players[seat]
     before = shapes.add_tile(p.keys, tile, -1) if in_hand else p.keys
-    if not p.may_win_with_one_more(before, t.rules):
+    waits, unshaped = p.chances(before, t.rules)
+    shaped = waits >> tile & 1 == 1
+    if not shaped and not unshaped:
         return None
     keys = p.keys if in_hand else shapes.add_tile(before, tile)
     seen = visible(t, (tile,), not in_hand) if t.facts.reads_visible else ()
-    return value_of(t, seat, keys, p.melds, tile, discarder, context, first, seen)
+    return value_of(t, seat, keys, p.melds, tile, discarder, context, first, seen, shaped)
 
 
 def value_of(
     t: Table, seat: int, keys: tuple[int, ...], melds: tuple[HandMeld, ...], tile: Tile,
     discarder: int | None, context: frozenset[str], first: bool, seen: tuple[Tile, ...] = (),
+    shaped: bool | None = None,
 ) -> int | None:  # fmt: skip
     """The value of ``seat`` winning with concealed ``keys`` (``tile`` among them) and
     ``melds``, or None; ``value`` without its first test, for a hand not yet held.
-    ``seen``: the tiles face up (``visible``)."""
+    ``seen``: the tiles face up (``visible``); ``shaped``: ``shape_ok`` of the hand when
+    already known."""
     r = t.rules
     p = t.players[seat]
-    shaped = r.shape_ok(keys, len(melds))
+    if shaped is None:
+        shaped = r.shape_ok(keys, len(melds))
     if not shaped and not r.shape_free:
         return None
     if not shaped and r.unshaped_need is not None:

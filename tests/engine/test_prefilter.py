@@ -128,3 +128,56 @@ def test_a_hand_no_tile_can_make_win_is_one_no_tile_makes_win(rid):
                     )  # fmt: skip
                     assert not any(when(situation) for when in rules.shape_free)
     assert ruled_out > 50
+
+
+@pytest.mark.parametrize(
+    "rid", ["changsha/qq2014", "sichuan/blog5", "hunan/hongzhong", "house/sichuan_sanren_liangfang"]
+)
+def test_chances_name_the_tiles_a_shape_wins_on(rid):
+    """``Rules.chances``, which the engine asks instead of valuing every discard for every
+    hand: its waits are the tiles that make the hand complete or seven pairs (wilds, a
+    missing suit and seven pairs included), and when it says no shape-free hand type may
+    hold, none does on any other tile."""
+    rules = Rules(load(rid))
+    ts = rules.tileset
+    rng = Random(13)
+    ready = 0
+    for _ in range(400):
+        suit = rng.choice(rules.suits)
+        pool = [t for t in rules.hand_tiles if t // 9 == suit or t in rules.wilds]
+        if rng.random() < 0.3:  # else mostly one suit, often ready
+            pool = list(rules.hand_tiles)
+        melds = tuple(
+            HandMeld("pung", t, False)
+            for t in rng.sample(rules.hand_tiles, rng.choice([0, 0, 1, 2]))
+        )
+        counts = [0] * ts.kinds
+        for m in melds:
+            counts[m.tile] = 3
+        size = 13 - 3 * len(melds)
+        while size:
+            t = rng.choice(pool)
+            if counts[t] < 4:
+                counts[t] += 1
+                size -= 1
+        for m in melds:
+            counts[m.tile] -= 3
+        keys = shapes.keys_of(counts, ts)
+        waits, unshaped = rules.chances(keys, melds)
+        tried = sum(
+            1 << t
+            for t in rules.hand_tiles
+            if counts[t] < 4 and rules.shape_ok(shapes.add_tile(keys, t), len(melds))
+        )
+        assert waits == tried
+        ready += waits != 0
+        if unshaped:
+            continue
+        for t in rules.hand_tiles:
+            if counts[t] < 4 and not waits >> t & 1:
+                situation = Situation(
+                    keys=shapes.add_tile(keys, t), melds=melds, win_tile=t, self_draw=True,
+                    winner=0, options=rules.options, tileset=ts,
+                )  # fmt: skip
+                assert not any(when(situation) for when in rules.shape_free)
+    assert ready > 40
