@@ -96,7 +96,16 @@ def test_sigterm_closes_a_valid_file_that_resume_completes(tmp_path, reference):
     resumed(out, reference("jsonl"))
 
 
-def test_sighup_stops_once_the_chunk_in_hand_is_written(tmp_path):
+@pytest.fixture
+def default_sighup():
+    """SIGHUP at its default while a test runs: a suite started under ``nohup`` ignores it,
+    and simulate rightly leaves an ignored signal ignored."""
+    outer = signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    yield
+    signal.signal(signal.SIGHUP, outer)
+
+
+def test_sighup_stops_once_the_chunk_in_hand_is_written(tmp_path, default_sighup):
     out, seen, before = tmp_path / "r.parquet", [], signal.getsignal(signal.SIGHUP)
 
     def hang_up(rows):  # called while the chunk is being written and counted

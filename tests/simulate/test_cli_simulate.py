@@ -113,12 +113,19 @@ def test_errors_exit_1_without_traceback(tmp_path):
     assert not (tmp_path / "r.xls").exists()
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """A suite started in the background (``cmd &``, ``nohup``) ignores SIGINT, and a child
+    inherits that; a terminal's Ctrl-C reaches a command that has its default handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_keeps_the_finished_hands_in_a_valid_file(tmp_path):
     out = tmp_path / "partial.parquet"
     process = subprocess.Popen(
         [*MJRULES, "simulate", "sichuan/blog5", "--games", "100000", "--agents", "random",
          "--workers", "2", "--chunk", "4", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=_ctrl_c_as_in_a_terminal,
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 30
