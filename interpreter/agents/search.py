@@ -48,7 +48,7 @@ from handcore.suit_tables import RANKS
 from handcore.tiles import Tile
 from interpreter.agents.strategy import StrategyAgent
 from interpreter.engine.actions import PASS, Action
-from interpreter.engine.game import phases
+from interpreter.engine.game import face_up, phases
 from interpreter.engine.observation import Observation
 from interpreter.engine.rounds import reopen
 from interpreter.engine.state import TILES, Table, to_move
@@ -154,17 +154,8 @@ def unseen(t: Table, seat: int) -> Counter[Tile]:
     face up (melds, discards, tiles won, flowers, tiles set apart, birds, the wilds' indicator)."""
     found = Counter(t.rules.all_tiles)
     found.subtract({tile: n for tile, n in enumerate(t.players[seat].counts) if n})
-    for q, p in enumerate(t.players):
-        for m in p.melds:
-            if _shown(t, q, seat, m):
-                found.subtract(m.tiles)
-        found.subtract(p.discards)
-        found.subtract(p.won)
-        found.subtract(p.flowers)
-    found.subtract(t.kong_tiles)
-    found.subtract(t.birds_taken)
-    if t.indicator is not None:
-        found[t.indicator] -= 1
+    for tiles in face_up(t, lambda q, meld: _shown(t, q, seat, meld)):
+        found.subtract(tiles)
     return found
 
 

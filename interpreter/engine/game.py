@@ -37,7 +37,7 @@ after them (``Choosing.then``), so opening one needs nothing above ``rounds`` or
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from operator import attrgetter
 from random import Random
 from typing import Any
@@ -241,23 +241,30 @@ class Game:
 
 
 def census(t: Table) -> Counter[Tile]:
-    """Every tile of the table ``t`` by where it is: wall, hands, melds, rivers, tiles won,
-    flowers, tiles set apart, birds and the indicator of the wild tiles."""
+    """Every tile of the table ``t`` by where it is: wall, hands and every tile face up
+    (:func:`face_up`)."""
     found: Counter[Tile] = Counter(t.wall.remaining())
     for p in t.players:
-        for tile, n in enumerate(p.counts):
-            if n:
-                found[tile] += n
-        for m in p.melds:
-            found.update(m.tiles)
-        found.update(p.discards)
-        found.update(p.won)
-        found.update(p.flowers)
-    found.update(t.kong_tiles)
-    found.update(t.birds_taken)
-    if t.indicator is not None:
-        found[t.indicator] += 1
+        found.update({tile: n for tile, n in enumerate(p.counts) if n})
+    for tiles in face_up(t):
+        found.update(tiles)
     return found
+
+
+def face_up(t: Table, shown: Callable[[int, Any], bool] = lambda q, meld: True) -> Iterator[Any]:
+    """The tiles out of wall and hands, a group at a time: melds (those ``shown(seat,
+    meld)`` accepts), rivers, tiles won, flowers, tiles set apart, birds and the indicator
+    of the wild tiles.  The one list of those places, for the census and for what a seat
+    cannot see."""
+    for q, p in enumerate(t.players):
+        yield from (m.tiles for m in p.melds if shown(q, m))
+        yield p.discards
+        yield p.won
+        yield p.flowers
+    yield t.kong_tiles
+    yield t.birds_taken
+    if t.indicator is not None:
+        yield (t.indicator,)
 
 
 def run(game: Game, agents: list[Any]) -> GameResult:
