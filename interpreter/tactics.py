@@ -164,6 +164,7 @@ def policy_rows(table: pd.DataFrame, policies: Sequence[Policy], field: str) -> 
 class RulesetResult:
     about: dict[str, str]  # the provenance of the field's hands (simulate's)
     changed: dict[str, Any]
+    players: int  # each value plays a wall in every seat: walls × players hands
     rows: list[Row]
 
 
@@ -177,10 +178,12 @@ def play_ruleset(
 ) -> RulesetResult:
     """Every value of every policy played on ``walls`` walls of one ruleset."""
     from interpreter.compare import _changed
+    from interpreter.engine.rules import Rules
 
     agents = tuple(dict.fromkeys(p.agent(field, v) for p in policies for v in p.values))
     table, about, loaded = duplicate_table(setting, agents, field, walls, seed, run)
-    return RulesetResult(about, _changed(loaded), policy_rows(table, policies, field))
+    rows = policy_rows(table, policies, field)
+    return RulesetResult(about, _changed(loaded), Rules(loaded).players, rows)
 
 
 # --- many rulesets: the report ---------------------------------------------------------------
@@ -191,7 +194,6 @@ class Tactics:
     policies: list[Policy]
     field: str
     walls: int
-    players: int
     rulesets: list[RulesetResult]
 
     @property
@@ -201,8 +203,7 @@ class Tactics:
     def to_json(self) -> dict[str, Any]:
         first = self.rulesets[0].about
         return {
-            "field": self.field, "walls": self.walls,
-            "hands_per_value": self.walls * self.players, "master_seed": int(first["master_seed"]),
+            "field": self.field, "walls": self.walls, "master_seed": int(first["master_seed"]),
             "mjrules_version": first["mjrules_version"], "correction": "holm", "alpha": ALPHA,
             "policies": [{"name": p.name, "values": list(p.values), "reference": p.values[0]}
                          for p in self.policies],
@@ -210,6 +211,7 @@ class Tactics:
                 {"ruleset": r.about["ruleset"], "ruleset_hash": r.about["ruleset_hash"],
                  "options": json.loads(r.about["options"]),
                  "preset": r.about["preset"] or None,
+                 "players": r.players, "hands_per_value": self.walls * r.players,
                  "rows": [{**row.to_json(), "agent": self._agent(row)} for row in r.rows]}
                 for r in self.rulesets
             ],
@@ -223,10 +225,16 @@ class Tactics:
         from interpreter.compare import _side_text
 
         first = self.rulesets[0].about
-        others = self.players - 1
+        seats = sorted({res.players for res in self.rulesets}, reverse=True)
+        if len(seats) == 1:
+            against = f"{seats[0] - 1} {self.field} bots"
+            hands = f"{self.walls * seats[0]:,} hands a value"
+        else:  # rulesets of three and four seats: each value plays a wall in every seat
+            against = f"{self.field} bots in the other seats"
+            hands = ", ".join(f"{self.walls * n:,} hands a value with {n} seats" for n in seats)
         lines = [
-            f"each value played by one seat against {others} {self.field} bots, in every seat,",
-            f"on the same {self.walls:,} walls ({self.walls * self.players:,} hands a value), "
+            f"each value played by one seat against {against}, in every seat,",
+            f"on the same {self.walls:,} walls ({hands}), "
             f"master seed {first['master_seed']}, mjrules {first['mjrules_version']}",
             f"bots: {self.field}, the policy's parameter changed at the seat played; the figures "
             "describe this field",
@@ -301,9 +309,9 @@ def tactics(
     run: Run = LOCAL,
 ) -> Tactics:
     """Every value of every ``--policy`` played in duplicate format under each ruleset of
-    ``settings`` on ``walls`` walls; Holm's correction over every difference."""
+    ``settings`` on ``walls`` walls; Holm's correction over every difference.  Values are
+    compared within a ruleset, so rulesets of different seats or tiles sit side by side."""
     from interpreter import simulate as sim
-    from interpreter.compare import check_pairable
 
     if walls < 2:
         raise ValueError(f"--games must be at least 2 walls to compare, not {walls}")
@@ -312,15 +320,10 @@ def tactics(
         raise ValueError(f"--agents {field!r}: give one bot, the field every value plays against")
     field = fields[0]
     parsed = parse_policies(policies, field)
-    loaded = [  # every input checked before a wall is played
-        sim.make_spec(s.ruleset, seed, field, s.settings, s.preset)[1] for s in settings
-    ]
-    for other in loaded[1:]:
-        check_pairable(loaded[0], other)
+    for s in settings:  # every input checked before a wall is played
+        sim.make_spec(s.ruleset, seed, field, s.settings, s.preset)
     results = [play_ruleset(s, parsed, field, walls, seed, run) for s in settings]
-    from interpreter.engine.rules import Rules
-
-    out = Tactics(parsed, field, walls, Rules(loaded[0]).players, results)
+    out = Tactics(parsed, field, walls, results)
     adjust(out.effects)
     return out
 
