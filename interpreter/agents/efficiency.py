@@ -194,6 +194,8 @@ class EfficiencyAgent:
             # leaving the hand further from ready is never the best.
             nearest = min(after for _, _, after in candidates)
             candidates = [c for c in candidates if c[2] == nearest]
+            if len(candidates) == 1 and nearest < s_now:
+                return candidates[0][0]  # nearer than now whatever the live tiles
         now = live_accepted(view.keys, m, form, visible, view.wilds)
         best: tuple[tuple[int, int], Action] | None = None
         for a, keys, _ in candidates:

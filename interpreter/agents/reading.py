@@ -96,7 +96,7 @@ class View:
             for t in tiles:
                 visible[t] += 1
         melds = tuple(HandMeld(k, t, c) for k, t, c in shown[seat])
-        keys, held = shapes.without_wilds(shapes.keys_of(counts, tileset), tileset)
+        keys, held = shapes.without_wilds(shapes.keys_of_tiles(obs["hand"], tileset), tileset)
         return cls(
             seat,
             counts,
