@@ -47,6 +47,12 @@ def tileset_of(obs: Mapping[str, Any]) -> TileSet:
 
 
 @cache
+def parsed(text: str) -> tuple[Tile, ...]:
+    """The tiles of a fixed hand in notation (a bot's probe), parsed once."""
+    return tuple(EVERY.parse(text))
+
+
+@cache
 def _meld_tiles(kind: str, tile: Tile) -> tuple[Tile, ...]:
     """The tiles of a meld shown on the table (``HandMeld.tiles``), worked out once."""
     return HandMeld(kind, tile, False).tiles
