@@ -37,6 +37,8 @@ _SIGNATURES = _T.signatures
 _VECTORS = shapes._VECTORS
 _combine = shapes._combine
 _EMPTY = _DISTANCE_ID[0]
+_SUIT_COLUMNS = tuple(zip(*_T.distance_vectors, strict=True))
+"""By slot of a distance vector: each suit distance id's value there."""
 _NO_DRAW = 255
 if len(_T.distance_vectors) >= _NO_DRAW:
     raise AssertionError("suit distance ids no longer fit in a byte")
@@ -130,15 +132,12 @@ def _distances(rest: int, slot: int) -> bytes:
     found = _distances_memo.get(memo_key)
     if found is None:
         other = _VECTORS[rest]
-        melds, pair = divmod(slot, 2)
-        splits = [
-            (2 * m + h, 2 * (melds - m) + pair - h)
-            for m in range(melds + 1)
-            for h in range(pair + 1)
-        ]
+        best: list[int] = []
+        for i, j in shapes._SPLITS[slot]:  # every suit id at once, a split at a time
+            column = [n + other[j] for n in _SUIT_COLUMNS[i]]
+            best = list(map(min, best, column)) if best else column
         table = bytearray([_NO_DRAW]) * 256
-        for suit_id, vector in enumerate(_T.distance_vectors):
-            table[suit_id] = min(vector[i] + other[j] for i, j in splits)
+        table[: len(best)] = bytes(best)
         found = _remember(_distances_memo, memo_key, bytes(table))
     return found
 

@@ -280,27 +280,27 @@ def _tally(keys: Keys) -> tuple[int, int, int, int]:
     return untally(total)
 
 
+_SPLITS = tuple(
+    tuple((2 * m1 + h1, 2 * (m - m1) + h - h1) for m1 in range(m + 1) for h1 in range(h + 1))
+    for m in range(MAX_MELDS + 1)
+    for h in (0, 1)
+)
+"""By slot ``2 * m + h`` of a distance vector (m melds, h pairs): the pairs of slots of two
+groups of tiles whose melds and pairs add up to it."""
+
+
 def _combine(a: int, b: int) -> int:
-    """Id of the distance vector of two tile groups taken together (min-plus convolution)."""
+    """Id of the distance vector of two tile groups taken together (min-plus convolution;
+    the same either way round, so remembered both ways)."""
     found = _COMBINED.get(a << 16 | b)
     if found is not None:
         return found
     va, vb = _VECTORS[a], _VECTORS[b]
-    combined = []
-    for m in range(MAX_MELDS + 1):
-        for h in (0, 1):
-            combined.append(
-                min(
-                    va[2 * m1 + h1] + vb[2 * (m - m1) + h - h1]
-                    for m1 in range(m + 1)
-                    for h1 in range(h + 1)
-                )
-            )
-    vector = tuple(combined)
+    vector = tuple([min([va[i] + vb[j] for i, j in pairs]) for pairs in _SPLITS])
     found = _VECTOR_ID.setdefault(vector, len(_VECTORS))
     if found == len(_VECTORS):
         _VECTORS.append(vector)
-    _COMBINED[a << 16 | b] = found
+    _COMBINED[a << 16 | b] = _COMBINED[b << 16 | a] = found
     return found
 
 

@@ -1,5 +1,6 @@
 """The hand core against hands quoted in the rule documents and a plain recursive reference."""
 
+import random
 from pathlib import Path
 
 import pytest
@@ -275,3 +276,23 @@ def test_completing_is_the_tiles_that_complete(hand, seven_pairs):
         and shapes.is_winning(shapes.add_tile(hand_keys, t), "quads" if seven_pairs else None)
     )
     assert shapes.completing(hand_keys, seven_pairs) == tried
+
+
+def test_combined_distances_are_the_min_plus_convolution_either_way_round() -> None:
+    """Two groups' distance vector: for m melds and h pairs, the fewest tiles missing over
+    every way of sharing them out (the memo keeps it both ways round)."""
+    vectors = shapes._VECTORS[: len(shapes._T.distance_vectors)]
+    rng = random.Random(5)
+    for _ in range(2000):
+        a, b = rng.randrange(len(vectors)), rng.randrange(len(vectors))
+        expected = tuple(
+            min(
+                vectors[a][2 * m1 + h1] + vectors[b][2 * (m - m1) + h - h1]
+                for m1 in range(m + 1)
+                for h1 in range(h + 1)
+            )
+            for m in range(5)
+            for h in (0, 1)
+        )
+        assert shapes._VECTORS[shapes._combine(a, b)] == expected
+        assert shapes._combine(b, a) == shapes._combine(a, b)

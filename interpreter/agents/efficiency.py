@@ -194,7 +194,8 @@ class EfficiencyAgent:
             # leaving the hand further from ready is never the best.
             nearest = min(after for _, _, after in candidates)
             candidates = [c for c in candidates if c[2] == nearest]
-        now = live_accepted(view.keys, m, form, visible, view.wilds)
+            if len(candidates) == 1 and nearest < s_now:
+                return candidates[0][0]  # nearer than now whatever the live tiles
         best: tuple[tuple[int, int], Action] | None = None
         for a, keys, _ in candidates:
             if a.kind == "kong":
@@ -209,9 +210,12 @@ class EfficiencyAgent:
             score = (s, -live)
             if best is None or score < best[0]:
                 best = (score, a)
-        if best is not None and best[0] < (now[0], -now[1]):
+        if best is None:
+            return PASS
+        if best[0][0] < s_now:  # nearer to ready than now, whatever the live tiles
             return best[1]
-        return PASS
+        now = live_accepted(view.keys, m, form, visible, view.wilds)  # of shanten s_now
+        return best[1] if best[0] < (now[0], -now[1]) else PASS
 
     def kong_again(self, seen: Seen, legal: Sequence[Action]) -> Action:
         """A kong again with one of its own discarded kong tiles (its hand is locked): made

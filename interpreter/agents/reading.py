@@ -47,6 +47,12 @@ def tileset_of(obs: Mapping[str, Any]) -> TileSet:
 
 
 @cache
+def parsed(text: str) -> tuple[Tile, ...]:
+    """The tiles of a fixed hand in notation (a bot's probe), parsed once."""
+    return tuple(EVERY.parse(text))
+
+
+@cache
 def _meld_tiles(kind: str, tile: Tile) -> tuple[Tile, ...]:
     """The tiles of a meld shown on the table (``HandMeld.tiles``), worked out once."""
     return HandMeld(kind, tile, False).tiles
@@ -96,7 +102,7 @@ class View:
             for t in tiles:
                 visible[t] += 1
         melds = tuple(HandMeld(k, t, c) for k, t, c in shown[seat])
-        keys, held = shapes.without_wilds(shapes.keys_of(counts, tileset), tileset)
+        keys, held = shapes.without_wilds(shapes.keys_of_tiles(obs["hand"], tileset), tileset)
         return cls(
             seat,
             counts,

@@ -40,7 +40,7 @@ from handcore import shapes
 from handcore.discards import DiscardOption, accepted_tiles, discard_table
 from handcore.shapes import Keys
 from handcore.suit_tables import POW, RANKS
-from handcore.tiles import EVERY, Tile, TileSet
+from handcore.tiles import Tile, TileSet
 from interpreter.agents import reading
 from interpreter.agents.reading import RuleFacts, View
 from interpreter.engine.actions import PASS, Action
@@ -603,10 +603,10 @@ def probe_keys(
     text: str, melds: tuple[HandMeld, ...], void: int | None, tileset: TileSet
 ) -> tuple[Keys, Tile] | None:
     """A plain probe hand shaped for the declared melds and away from the void suit."""
-    tiles = EVERY.parse(text)
+    tiles = reading.parsed(text)
     if void is not None:
         suits = [s for s in range(3) if s != void]
-        tiles = [suits[t // RANKS] * RANKS + t % RANKS for t in tiles]
+        tiles = tuple(suits[t // RANKS] * RANKS + t % RANKS for t in tiles)
     tiles = tiles[3 * len(melds) :]
     counts = tileset.counts(tiles)
     for m in melds:
