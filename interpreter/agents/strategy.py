@@ -67,7 +67,14 @@ from handcore.tiles import STANDARD, Tile
 from interpreter.agents import reading
 from interpreter.agents.defensive import danger, rivers, threats
 from interpreter.agents.reading import RuleFacts, View
-from interpreter.agents.value import PROBES, ValueAgent, _Ctx, probe_keys, probe_value
+from interpreter.agents.value import (
+    PROBES,
+    ValueAgent,
+    _Ctx,
+    plain_value,
+    probe_keys,
+    probe_value,
+)
 from interpreter.engine.actions import Action
 from interpreter.engine.rules import _NOWHERE
 from interpreter.hand_record import HandRecord, Unfinished
@@ -79,7 +86,19 @@ _THREW_OWN = 0.15
 """A four-meld hand's wait on a tile it threw itself, against one it did not."""
 
 
+_PROBE_ORDERS = (
+    PROBES,
+    tuple(f"234m678p456m345p{pair}" for pair in ("55p", "22p", "88p")),
+    tuple(f"678p234m345p456m{pair}" for pair in ("55p", "22p", "88p")),
+)
+"""The probe hands' sets in three orders: melds that replace the first sets of one order
+(two melds in the probe's second suit make ``PROBES`` a one-suit hand) leave sets of both
+suits in another (``value.plain_value``)."""
+
+
 class StrategyAgent(ValueAgent):
+    probe_orders = _PROBE_ORDERS
+
     def __init__(
         self,
         seed: int = 0,
@@ -355,15 +374,16 @@ class _Risk:
             melds = self._melds(q)
             seat_view = self._seat_view(q)
             view = ctx.view
-            memo = ("loss", q, view.seat, melds, seat_view.void, view.dealer, view.in_game,
+            void = self._probe_void(q, melds)
+            memo = ("loss", q, view.seat, melds, void, view.dealer, view.in_game,
                     ctx.f.ruleset.id)  # fmt: skip
             found = self.agent.worth.get(memo)
             if found is None:
-                found = probe_value(
-                    melds, seat_view.void, ctx.f.rules.tileset,
+                found = plain_value(
+                    melds, void, ctx.f.rules.tileset,
                     lambda keys, tile: ctx.f.points(
                         seat_view, keys, melds, tile, False, discarder=view.seat
-                    ),
+                    ), self.agent.probe_orders,
                 )  # fmt: skip
                 self.agent.worth[memo] = found
             if found <= 0:  # the seat's own plain win: what it pays, not what it spares
@@ -372,6 +392,20 @@ class _Risk:
                     found -= _spared(self.agent, ctx)
             self._loss[q] = found
         return found
+
+    def _probe_void(self, q: int, melds: tuple[HandMeld, ...]) -> int | None:
+        """The suit opponent ``q``'s probe hand lacks: its declared void; where a win must
+        lack a suit and none is declared, a suit it has not melded (the one it threw most),
+        so that a probe in the other two suits can join melds in any suit."""
+        void = self.ctx.obs["void"][q]
+        if void is not None or not self.ctx.f.void_suit:
+            return void
+        melded = {m.tile // RANKS for m in melds}
+        free = [s for s in self.ctx.f.suits if s not in melded]
+        if not free:
+            return None
+        thrown = [t // RANKS for t, _ in rivers(self.ctx.obs)[q]]
+        return max(free, key=lambda s: (thrown.count(s), -s))
 
 
 _UNREADY = "1469m 1469p 28m 57p"
