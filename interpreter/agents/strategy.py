@@ -75,7 +75,8 @@ from interpreter.agents.value import (
     probe_keys,
     probe_value,
 )
-from interpreter.engine.actions import Action
+from interpreter.context import build_situation
+from interpreter.engine.actions import PASS, Action
 from interpreter.engine.rules import _NOWHERE
 from interpreter.hand_record import HandRecord, Unfinished
 from interpreter.settle import SettlementError, settle
@@ -124,6 +125,14 @@ class StrategyAgent(ValueAgent):
         self.ready_end = float(ready_end)
         self.escape = float(escape)
         self._last: tuple[_Ctx | None, _Risk | None] = (None, None)
+
+    def act(self, obs: dict[str, Any], legal: Sequence[Action]) -> Action:
+        kinds = reading.by_kind(legal)
+        if "win" in kinds and "pass" in kinds and obs.get("claim"):
+            ctx = self._context(obs)
+            if self._waits_for_self_draw(ctx, kinds["win"][0], obs["claim"]):
+                return PASS
+        return super().act(obs, legal)
 
     def _context(self, obs: dict[str, Any]) -> _Ctx:
         ctx = super()._context(obs)
@@ -175,6 +184,37 @@ class StrategyAgent(ValueAgent):
         return min(
             free, key=lambda s: (_without_suit(view.counts, s, m), _held(view.counts, s), -s)
         )
+
+    def _waits_for_self_draw(self, ctx: _Ctx, win: Action, claim: dict[str, Any]) -> bool:
+        """Where another seat's win would not end the hand (play goes on after a win and
+        enough seats are in), a win on a discard is passed when staying ready is worth
+        more: the chance to win
+        later (``_Ctx.chance``: the live waits, the draws left, ``hazard``) × (what a later
+        win pays, self-drawn as often as the seat's own draws bring the wait against every
+        source, + what a win spares), against what this win pays + what it spares.  A win
+        spares its face value here (``_paid_while_in``): two outcomes are compared, not
+        two hands' scores."""
+        f, view = ctx.f, ctx.view
+        if _another_win_ends(ctx):
+            return False
+        tile = reading.claimed_tile(win, claim)
+        now = f.points(view, shapes.add_tile(view.keys, tile), view.melds, tile, False,
+                       discarder=claim["from"])  # fmt: skip
+        live = own = other = 0.0
+        for t in shapes.waits(view.keys, ctx.form(len(view.melds)), f.copies, wilds=view.wilds):
+            n = ctx.live(view.keys, t)
+            if n:
+                keys = shapes.add_tile(view.keys, t)
+                live += n
+                own += n * f.points(view, keys, view.melds, t, True)
+                other += n * f.points(view, keys, view.melds, t, False)
+        if not live or now <= 0:
+            return False
+        q = min(live / ctx.unseen, 0.95)
+        drawn = q / (1 - (1 - q) ** ctx.sources)  # the share of later wins self-drawn
+        later = (drawn * own + (1 - drawn) * other) / live
+        spared = _paid_while_in(self, ctx)
+        return ctx.chance(0, int(live), live) * (later + spared) > now + spared
 
     # --- the discard, with risk -----------------------------------------------------------------
 
@@ -262,10 +302,16 @@ class _EscapeCtx(_Ctx):
 
 def _spared(agent: StrategyAgent, ctx: _Ctx) -> float:
     """``escape`` × what the seat expects to pay to the others' wins while it stays in the
-    hand: per win, its share of a plain probe hand's self-draw (× ``self_draw_share``) or
-    the whole win on its own discard (one discarder among the winner's payers); one win
-    where the first win ends the hand, one per other seat still in where play goes on
-    (settled; learned once per standing)."""
+    hand (:func:`_paid_while_in`)."""
+    return agent.escape * _paid_while_in(agent, ctx)
+
+
+def _paid_while_in(agent: StrategyAgent, ctx: _Ctx) -> float:
+    """What the seat expects to pay to the others' wins while it stays in the hand: per win,
+    its share of a plain probe hand's self-draw (× ``self_draw_share``) or the whole win on
+    its own discard (one discarder among the winner's payers); one win where the first win
+    ends the hand, one per other seat still in where play goes on (settled; learned once
+    per standing)."""
     view = ctx.view
     memo = ("spared", view.seat, view.dealer, view.in_game, ctx.void, ctx.f.ruleset.id)
     found = agent.worth.get(memo)
@@ -275,9 +321,24 @@ def _spared(agent: StrategyAgent, ctx: _Ctx) -> float:
         paid = sum(share * _paid_to(ctx, q, True) + (1 - share) * _paid_to(ctx, q, False)
                    for q in others)  # fmt: skip
         wins = 1 if ctx.f.rules.first_win else len(others)
-        found = agent.escape * wins * paid / len(others) ** 2 if others else 0.0
+        found = wins * paid / len(others) ** 2 if others else 0.0
         agent.worth[memo] = found
     return found
+
+
+def _another_win_ends(ctx: _Ctx) -> bool:
+    """Whether a win of another seat still in would end the hand now (the ruleset's
+    ``game_end`` asked with the seats in the hand)."""
+    view = ctx.view
+    seats = frozenset(q for q in range(view.players) if view.in_game[q])
+    other = next((q for q in seats if q != view.seat), None)
+    if other is None:
+        return True
+    situation = build_situation(
+        dealer=view.dealer, players=view.players, options=ctx.f.rules.options, winner=other,
+        winners=frozenset((other,)), players_in_game=seats,
+    )  # fmt: skip
+    return ctx.f.rules.after_win(situation)[1]
 
 
 def _paid_to(ctx: _Ctx, q: int, self_draw: bool) -> float:
