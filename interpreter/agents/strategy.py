@@ -23,8 +23,11 @@ pays for it (the value bot's shape targets, each settled).
   wall drawn, the share of complete hands the ruleset accepts) × the tile's danger from its
   river (``defensive.danger``: 现物, declared void suit, 筋, copies seen) × ``wait_share``;
   where a win must lack a suit, a suit it threw ``3`` or more times and never melded is
-  taken for its void (× ``shown_void``).  Its price is a plain hand settled with its melds.
-  Seats that have left the hand (winners, where play goes on) are no threat.
+  taken for its void (× ``shown_void``).  Its price is a plain hand settled with its melds
+  (probe hands in two suits, the least of three orders of their sets, so that two melds in
+  one suit do not make a one-suit hand; where a win must lack a suit, the probe lacks one
+  the opponent has not melded).  Seats that have left the hand (winners, where play goes
+  on) are no threat.
 - **The discard** is the value bot's unless a safer tile is worth ``min_gain`` points more
   once risk is counted: each tile's worth is its score (never above the value bot's
   choice's) times the chance the hand goes on (where the first win ends it) minus
@@ -43,6 +46,12 @@ pays for it (the value bot's shape targets, each settled).
   of the hand without it), then the suit held least.  **The exchange (换三张)**: the tiles
   whose loss leaves the rest nearest, given its best void suit, then the rest's shanten.
   **The last tile**: taken when ready on a wait that wins.
+- **A win on a discard** is taken, except where another seat's win would not end the hand
+  (the ruleset's ``game_end`` asked with the seats in): there it is passed when
+  staying ready is worth more, the chance to win later × (what that win pays, self-drawn
+  as often as the seat's own draws bring the wait, + what a win spares) against this win
+  + what it spares (each at face value, without ``escape``).  A self-draw paid by every
+  seat still in can be worth several discard wins.
 
 Parameters (all in ``interpreter.agents.PARAMS``, with the ranges ``mjrules tune`` searches):
 ``value_threshold`` (3.0), ``claim_margin`` (0.6), ``self_draw_share`` (0.4), ``hazard``
