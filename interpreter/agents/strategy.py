@@ -13,7 +13,9 @@ pays for it (the value bot's shape targets, each settled).
   hand, one per other seat still in where play goes on.  Counting that makes a fast hand
   worth more against a slow dear one: the value of a win at all.  ``value_threshold`` (a
   score this many times the efficiency choice's) guards the far hand's optimistic chance
-  estimate only: between two ready hands the better score is taken.
+  estimate only: between two ready hands the better score is taken.  The same guard holds
+  for claims: a pung or chow that brings the hand nearer ready is passed only for a hand
+  worth ``value_threshold`` times more without it.
 - **Defence**: from visible information only it prices each discard's expected loss, the
   sum over opponents still in the hand of (chance the tile is its wait) × (what it would
   collect from this seat).  An opponent with four melds holds one tile and waits on its
@@ -193,6 +195,32 @@ class StrategyAgent(ValueAgent):
         return min(
             free, key=lambda s: (_without_suit(view.counts, s, m), _held(view.counts, s), -s)
         )
+
+    def _claim(self, ctx: _Ctx, claim: dict[str, Any], legal: Sequence[Action]) -> Action:
+        """The value bot's claim; but a pung or chow that brings the hand nearer ready (the
+        efficiency choice) is passed only for a hand worth ``value_threshold`` times more,
+        the guard the discard has against the far hand's optimistic chance estimate."""
+        choice = super()._claim(ctx, claim, legal)
+        view = ctx.view
+        if choice.kind != "pass" or claim["from"] == view.seat:
+            return choice
+        m = len(view.melds)
+        near = shapes.shanten(view.keys, m, ctx.form(m), view.wilds)
+        floor = ctx.hand_score(view.keys, view.melds) / self.value_threshold
+        for a in legal:
+            tile = reading.claimed_tile(a, claim) if a.kind in ("pung", "chow") else -1
+            if tile < 0 or (ctx.void is not None and tile // RANKS == ctx.void):
+                continue
+            keys, meld = reading.claim_keys(view.keys, a, tile)
+            melds = (*view.melds, meld)
+            rows = ctx.table(keys, m + 1)
+            if not rows or rows[0].shanten >= near:
+                continue
+            allowed = {t for t, n in enumerate(shapes.counts_of(keys)) if n}
+            score = self._best_discard(ctx, keys, melds, allowed)[1]
+            if score >= floor:
+                floor, choice = score, a
+        return choice
 
     def _waits_for_self_draw(self, ctx: _Ctx, win: Action, claim: dict[str, Any]) -> bool:
         """Where another seat's win would not end the hand (play goes on after a win and

@@ -297,3 +297,16 @@ def test_a_discard_win_is_passed_for_a_self_draw_only_where_it_pays(
     win = Action("win", tile("5m"))
     choice = make_agent("strategy", 0, ruleset=ruleset).act(obs, [win, Action("pass")])
     assert choice == (Action("pass") if passes else win)
+
+
+def test_a_claim_that_brings_the_hand_nearer_is_passed_only_for_far_more() -> None:
+    """The value bot passes this pung (its far targets score the hand without it higher);
+    the strategy bot takes it, as the efficiency bot does: a claim that brings the hand
+    nearer ready is passed only for a hand worth ``value_threshold`` times more."""
+    ruleset = load("changsha/qq2014")
+    one = tile("1m")
+    obs = observation(ruleset, "11334559m 16p 456s", phase="claim", wall=54,
+                      claim={"tile": one, "from": 1, "context": ()})  # fmt: skip
+    legal = [Action("pung", one), Action("pass")]
+    assert make_agent("value", 0, ruleset=ruleset).act(obs, legal) == Action("pass")
+    assert make_agent("strategy", 0, ruleset=ruleset).act(obs, legal) == Action("pung", one)
