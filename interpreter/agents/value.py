@@ -602,8 +602,6 @@ def _completed_worth(
     return _win_worth(f, view, share, full, melds, tile)
 
 
-
-
 def probe_keys(
     text: str, melds: tuple[HandMeld, ...], void: int | None, tileset: TileSet
 ) -> tuple[Keys, Tile] | None:
