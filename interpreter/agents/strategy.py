@@ -13,7 +13,9 @@ pays for it (the value bot's shape targets, each settled).
   hand, one per other seat still in where play goes on.  Counting that makes a fast hand
   worth more against a slow dear one: the value of a win at all.  ``value_threshold`` (a
   score this many times the efficiency choice's) guards the far hand's optimistic chance
-  estimate only: between two ready hands the better score is taken.
+  estimate only: between two ready hands the better score is taken.  The same guard holds
+  for claims: a pung or chow that brings the hand nearer ready is passed only for a hand
+  worth ``value_threshold`` times more without it.
 - **Defence**: from visible information only it prices each discard's expected loss, the
   sum over opponents still in the hand of (chance the tile is its wait) × (what it would
   collect from this seat).  An opponent with four melds holds one tile and waits on its
@@ -23,8 +25,11 @@ pays for it (the value bot's shape targets, each settled).
   wall drawn, the share of complete hands the ruleset accepts) × the tile's danger from its
   river (``defensive.danger``: 现物, declared void suit, 筋, copies seen) × ``wait_share``;
   where a win must lack a suit, a suit it threw ``3`` or more times and never melded is
-  taken for its void (× ``shown_void``).  Its price is a plain hand settled with its melds.
-  Seats that have left the hand (winners, where play goes on) are no threat.
+  taken for its void (× ``shown_void``).  Its price is a plain hand settled with its melds
+  (probe hands in two suits, the least of three orders of their sets, so that two melds in
+  one suit do not make a one-suit hand; where a win must lack a suit, the probe lacks one
+  the opponent has not melded).  Seats that have left the hand (winners, where play goes
+  on) are no threat.
 - **The discard** is the value bot's unless a safer tile is worth ``min_gain`` points more
   once risk is counted: each tile's worth is its score (never above the value bot's
   choice's) times the chance the hand goes on (where the first win ends it) minus
@@ -43,6 +48,12 @@ pays for it (the value bot's shape targets, each settled).
   of the hand without it), then the suit held least.  **The exchange (换三张)**: the tiles
   whose loss leaves the rest nearest, given its best void suit, then the rest's shanten.
   **The last tile**: taken when ready on a wait that wins.
+- **A win on a discard** is taken, except where another seat's win would not end the hand
+  (the ruleset's ``game_end`` asked with the seats in): there it is passed when
+  staying ready is worth more, the chance to win later × (what that win pays, self-drawn
+  as often as the seat's own draws bring the wait, + what a win spares) against this win
+  + what it spares (each at face value, without ``escape``).  A self-draw paid by every
+  seat still in can be worth several discard wins.
 
 Parameters (all in ``interpreter.agents.PARAMS``, with the ranges ``mjrules tune`` searches):
 ``value_threshold`` (3.0), ``claim_margin`` (0.6), ``self_draw_share`` (0.4), ``hazard``
@@ -67,8 +78,16 @@ from handcore.tiles import STANDARD, Tile
 from interpreter.agents import reading
 from interpreter.agents.defensive import danger, rivers, threats
 from interpreter.agents.reading import RuleFacts, View
-from interpreter.agents.value import PROBES, ValueAgent, _Ctx, probe_keys, probe_value
-from interpreter.engine.actions import Action
+from interpreter.agents.value import (
+    PROBES,
+    ValueAgent,
+    _Ctx,
+    plain_value,
+    probe_keys,
+    probe_value,
+)
+from interpreter.context import build_situation
+from interpreter.engine.actions import PASS, Action
 from interpreter.engine.rules import _NOWHERE
 from interpreter.hand_record import HandRecord, Unfinished
 from interpreter.settle import SettlementError, settle
@@ -79,7 +98,19 @@ _THREW_OWN = 0.15
 """A four-meld hand's wait on a tile it threw itself, against one it did not."""
 
 
+_PROBE_ORDERS = (
+    PROBES,
+    tuple(f"234m678p456m345p{pair}" for pair in ("55p", "22p", "88p")),
+    tuple(f"678p234m345p456m{pair}" for pair in ("55p", "22p", "88p")),
+)
+"""The probe hands' sets in three orders: melds that replace the first sets of one order
+(two melds in the probe's second suit make ``PROBES`` a one-suit hand) leave sets of both
+suits in another (``value.plain_value``)."""
+
+
 class StrategyAgent(ValueAgent):
+    probe_orders = _PROBE_ORDERS
+
     def __init__(
         self,
         seed: int = 0,
@@ -105,6 +136,14 @@ class StrategyAgent(ValueAgent):
         self.ready_end = float(ready_end)
         self.escape = float(escape)
         self._last: tuple[_Ctx | None, _Risk | None] = (None, None)
+
+    def act(self, obs: dict[str, Any], legal: Sequence[Action]) -> Action:
+        kinds = reading.by_kind(legal)
+        if "win" in kinds and "pass" in kinds and obs.get("claim"):
+            ctx = self._context(obs)
+            if self._waits_for_self_draw(ctx, kinds["win"][0], obs["claim"]):
+                return PASS
+        return super().act(obs, legal)
 
     def _context(self, obs: dict[str, Any]) -> _Ctx:
         ctx = super()._context(obs)
@@ -156,6 +195,63 @@ class StrategyAgent(ValueAgent):
         return min(
             free, key=lambda s: (_without_suit(view.counts, s, m), _held(view.counts, s), -s)
         )
+
+    def _claim(self, ctx: _Ctx, claim: dict[str, Any], legal: Sequence[Action]) -> Action:
+        """The value bot's claim; but a pung or chow that brings the hand nearer ready (the
+        efficiency choice) is passed only for a hand worth ``value_threshold`` times more,
+        the guard the discard has against the far hand's optimistic chance estimate."""
+        choice = super()._claim(ctx, claim, legal)
+        view = ctx.view
+        if choice.kind != "pass" or claim["from"] == view.seat:
+            return choice
+        m = len(view.melds)
+        near = shapes.shanten(view.keys, m, ctx.form(m), view.wilds)
+        floor = ctx.hand_score(view.keys, view.melds) / self.value_threshold
+        for a in legal:
+            tile = reading.claimed_tile(a, claim) if a.kind in ("pung", "chow") else -1
+            if tile < 0 or (ctx.void is not None and tile // RANKS == ctx.void):
+                continue
+            keys, meld = reading.claim_keys(view.keys, a, tile)
+            melds = (*view.melds, meld)
+            rows = ctx.table(keys, m + 1)
+            if not rows or rows[0].shanten >= near:
+                continue
+            allowed = {t for t, n in enumerate(shapes.counts_of(keys)) if n}
+            score = self._best_discard(ctx, keys, melds, allowed)[1]
+            if score >= floor:
+                floor, choice = score, a
+        return choice
+
+    def _waits_for_self_draw(self, ctx: _Ctx, win: Action, claim: dict[str, Any]) -> bool:
+        """Where another seat's win would not end the hand (play goes on after a win and
+        enough seats are in), a win on a discard is passed when staying ready is worth
+        more: the chance to win
+        later (``_Ctx.chance``: the live waits, the draws left, ``hazard``) × (what a later
+        win pays, self-drawn as often as the seat's own draws bring the wait against every
+        source, + what a win spares), against what this win pays + what it spares.  A win
+        spares its face value here (``_paid_while_in``): two outcomes are compared, not
+        two hands' scores."""
+        f, view = ctx.f, ctx.view
+        if _another_win_ends(ctx):
+            return False
+        tile = reading.claimed_tile(win, claim)
+        now = f.points(view, shapes.add_tile(view.keys, tile), view.melds, tile, False,
+                       discarder=claim["from"])  # fmt: skip
+        live = own = other = 0.0
+        for t in shapes.waits(view.keys, ctx.form(len(view.melds)), f.copies, wilds=view.wilds):
+            n = ctx.live(view.keys, t)
+            if n:
+                keys = shapes.add_tile(view.keys, t)
+                live += n
+                own += n * f.points(view, keys, view.melds, t, True)
+                other += n * f.points(view, keys, view.melds, t, False)
+        if not live or now <= 0:
+            return False
+        q = min(live / ctx.unseen, 0.95)
+        drawn = q / (1 - (1 - q) ** ctx.sources)  # the share of later wins self-drawn
+        later = (drawn * own + (1 - drawn) * other) / live
+        spared = _paid_while_in(self, ctx)
+        return ctx.chance(0, int(live), live) * (later + spared) > now + spared
 
     # --- the discard, with risk -----------------------------------------------------------------
 
@@ -243,10 +339,16 @@ class _EscapeCtx(_Ctx):
 
 def _spared(agent: StrategyAgent, ctx: _Ctx) -> float:
     """``escape`` × what the seat expects to pay to the others' wins while it stays in the
-    hand: per win, its share of a plain probe hand's self-draw (× ``self_draw_share``) or
-    the whole win on its own discard (one discarder among the winner's payers); one win
-    where the first win ends the hand, one per other seat still in where play goes on
-    (settled; learned once per standing)."""
+    hand (:func:`_paid_while_in`)."""
+    return agent.escape * _paid_while_in(agent, ctx)
+
+
+def _paid_while_in(agent: StrategyAgent, ctx: _Ctx) -> float:
+    """What the seat expects to pay to the others' wins while it stays in the hand: per win,
+    its share of a plain probe hand's self-draw (× ``self_draw_share``) or the whole win on
+    its own discard (one discarder among the winner's payers); one win where the first win
+    ends the hand, one per other seat still in where play goes on (settled; learned once
+    per standing)."""
     view = ctx.view
     memo = ("spared", view.seat, view.dealer, view.in_game, ctx.void, ctx.f.ruleset.id)
     found = agent.worth.get(memo)
@@ -256,9 +358,24 @@ def _spared(agent: StrategyAgent, ctx: _Ctx) -> float:
         paid = sum(share * _paid_to(ctx, q, True) + (1 - share) * _paid_to(ctx, q, False)
                    for q in others)  # fmt: skip
         wins = 1 if ctx.f.rules.first_win else len(others)
-        found = agent.escape * wins * paid / len(others) ** 2 if others else 0.0
+        found = wins * paid / len(others) ** 2 if others else 0.0
         agent.worth[memo] = found
     return found
+
+
+def _another_win_ends(ctx: _Ctx) -> bool:
+    """Whether a win of another seat still in would end the hand now (the ruleset's
+    ``game_end`` asked with the seats in the hand)."""
+    view = ctx.view
+    seats = frozenset(q for q in range(view.players) if view.in_game[q])
+    other = next((q for q in seats if q != view.seat), None)
+    if other is None:
+        return True
+    situation = build_situation(
+        dealer=view.dealer, players=view.players, options=ctx.f.rules.options, winner=other,
+        winners=frozenset((other,)), players_in_game=seats,
+    )  # fmt: skip
+    return ctx.f.rules.after_win(situation)[1]
 
 
 def _paid_to(ctx: _Ctx, q: int, self_draw: bool) -> float:
@@ -355,15 +472,16 @@ class _Risk:
             melds = self._melds(q)
             seat_view = self._seat_view(q)
             view = ctx.view
-            memo = ("loss", q, view.seat, melds, seat_view.void, view.dealer, view.in_game,
+            void = self._probe_void(q, melds)
+            memo = ("loss", q, view.seat, melds, void, view.dealer, view.in_game,
                     ctx.f.ruleset.id)  # fmt: skip
             found = self.agent.worth.get(memo)
             if found is None:
-                found = probe_value(
-                    melds, seat_view.void, ctx.f.rules.tileset,
+                found = plain_value(
+                    melds, void, ctx.f.rules.tileset,
                     lambda keys, tile: ctx.f.points(
                         seat_view, keys, melds, tile, False, discarder=view.seat
-                    ),
+                    ), self.agent.probe_orders,
                 )  # fmt: skip
                 self.agent.worth[memo] = found
             if found <= 0:  # the seat's own plain win: what it pays, not what it spares
@@ -372,6 +490,20 @@ class _Risk:
                     found -= _spared(self.agent, ctx)
             self._loss[q] = found
         return found
+
+    def _probe_void(self, q: int, melds: tuple[HandMeld, ...]) -> int | None:
+        """The suit opponent ``q``'s probe hand lacks: its declared void; where a win must
+        lack a suit and none is declared, a suit it has not melded (the one it threw most),
+        so that a probe in the other two suits can join melds in any suit."""
+        void = self.ctx.obs["void"][q]
+        if void is not None or not self.ctx.f.void_suit:
+            return void
+        melded = {m.tile // RANKS for m in melds}
+        free = [s for s in self.ctx.f.suits if s not in melded]
+        if not free:
+            return None
+        thrown = [t // RANKS for t, _ in rivers(self.ctx.obs)[q]]
+        return max(free, key=lambda s: (thrown.count(s), -s))
 
 
 _UNREADY = "1469m 1469p 28m 57p"

@@ -48,11 +48,17 @@ from interpreter.engine.actions import PASS, Action
 _FAR = 4  # targets more than this many steps away are not weighed
 _FINAL = {"pairs": (2.0, 1.0), "pungs": (3.0, 1.0), "suit": (3.0, 1.2)}
 """A target's live winning tiles when ready, and how much claims speed its steps."""
+PROBES = ("234m456m678p345p55p", "234m456m678p345p22p", "234m456m678p345p88p")
+"""Plain hands in two suits (the pair of each rank a plain win may ask for), their first sets
+replaced by a hand's melds: what a plain win pays (:func:`probe_value`)."""
 _Target = tuple[str, int, "float | _Pending"]
 """A shape target: its name, its suit (-1: every suit), its worth (maybe not worked out)."""
 
 
 class ValueAgent:
+    probe_orders: tuple[tuple[str, ...], ...] = (PROBES,)
+    """The orders of the probe hands a plain win's floor is settled with (:func:`plain_value`)."""
+
     def __init__(
         self,
         seed: int = 0,
@@ -488,9 +494,9 @@ class _Ctx:
         memo = ("base", melds, view.seat, view.dealer, view.in_game, view.void, self.f.ruleset.id)
         found = self.agent.worth.get(memo)
         if found is None:
-            found = probe_value(
+            found = plain_value(
                 melds, self.void, self.f.rules.tileset,
-                lambda keys, tile: self.win_value(keys, melds, tile),
+                lambda keys, tile: self.win_value(keys, melds, tile), self.agent.probe_orders,
             )  # fmt: skip
             self.agent.worth[memo] = found
         return found
@@ -596,9 +602,6 @@ def _completed_worth(
     return _win_worth(f, view, share, full, melds, tile)
 
 
-PROBES = ("234m456m678p345p55p", "234m456m678p345p22p", "234m456m678p345p88p")
-
-
 def probe_keys(
     text: str, melds: tuple[HandMeld, ...], void: int | None, tileset: TileSet
 ) -> tuple[Keys, Tile] | None:
@@ -621,17 +624,32 @@ def probe_value(
     void: int | None,
     tileset: TileSet,
     value: Callable[[Keys, Tile], float],
+    probes: Sequence[str] = PROBES,
 ) -> float:
     """``value`` of the first probe hand (``probe_keys``) worth more than 0; else the last
     one's value (0.0 when none fits the melds)."""
     found = 0.0
-    for probe in PROBES:
+    for probe in probes:
         done = probe_keys(probe, melds, void, tileset)
         if done is not None:
             found = value(*done)
             if found > 0:
                 break
     return found
+
+
+def plain_value(
+    melds: tuple[HandMeld, ...],
+    void: int | None,
+    tileset: TileSet,
+    value: Callable[[Keys, Tile], float],
+    orders: Sequence[Sequence[str]] = (PROBES,),
+) -> float:
+    """The least :func:`probe_value` worth more than 0 over ``orders`` of the probe hands
+    (the melds take the place of their first sets, so with one order two melds in its
+    second suit leave a one-suit hand); else the first order's value."""
+    values = [probe_value(melds, void, tileset, value, probes) for probes in orders]
+    return min((v for v in values if v > 0), default=values[0])
 
 
 def _completion(

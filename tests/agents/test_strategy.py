@@ -252,3 +252,61 @@ def test_a_deal_in_is_priced_by_what_it_pays_not_what_a_win_spares() -> None:
         assert ends > 0
         prices.append(loss / ends)
     assert prices[1] == pytest.approx(prices[0])
+
+
+def test_two_melds_in_one_suit_are_priced_as_a_plain_win() -> None:
+    """An opponent's price is a plain hand settled with its melds: two pungs in one suit
+    must not turn the probe hand into a one-suit hand (清一色, 3 番 in blog5: 4 points for a
+    plain win's 1)."""
+    ruleset = load("sichuan/blog5")
+    bot = make_agent("strategy", 0, ruleset=ruleset)
+    prices = []
+    for shown in (("2p", "9p"), ("2p", "9m")):  # one suit; two suits
+        melds = ((), tuple(("pung", tile(t), False) for t in shown), (), ())
+        obs = observation(ruleset, FAR, melds=melds, discards=RIVER, wall=20)
+        ends, loss = bot.deal_in(obs, tile("5p"))
+        assert ends > 0
+        prices.append(loss / ends)
+    assert prices[0] == pytest.approx(prices[1]) and prices[0] < 2
+
+
+READY = "2345678m 567p 999p"
+"""Ready on 2m, 5m and 8m: many live waits."""
+
+
+@pytest.mark.parametrize(
+    ("rid", "hand", "in_game", "passes"),
+    [
+        ("sichuan/blog5", READY, (True,) * 4, True),  # a self-draw pays 3 seats, + 1 each
+        ("sichuan/blog5", READY, (True, True, False, False), False),  # its win would end it
+        ("sichuan/blog5", "5m 123p 456p 789p 999p", (True,) * 4, False),  # a single wait
+        ("changsha/qq2014", READY, (True,) * 4, False),  # the first win ends the hand
+    ],
+)
+def test_a_discard_win_is_passed_for_a_self_draw_only_where_it_pays(
+    rid: str, hand: str, in_game: tuple[bool, ...], passes: bool
+) -> None:
+    """Where play goes on after a win (血战) a win on a discard may be passed to wait for a
+    self-draw, paid by every seat still in: when many winning tiles are live and many seats
+    are in to pay.  Where another seat's win would end the hand (the first win ends it, or
+    only two seats are left in 血战), it is always taken."""
+    ruleset = load(rid)
+    obs = observation(ruleset, hand, phase="claim", wall=50,
+                      claim={"tile": tile("5m"), "from": 1, "context": ()})  # fmt: skip
+    obs["in_game"] = in_game
+    win = Action("win", tile("5m"))
+    choice = make_agent("strategy", 0, ruleset=ruleset).act(obs, [win, Action("pass")])
+    assert choice == (Action("pass") if passes else win)
+
+
+def test_a_claim_that_brings_the_hand_nearer_is_passed_only_for_far_more() -> None:
+    """The value bot passes this pung (its far targets score the hand without it higher);
+    the strategy bot takes it, as the efficiency bot does: a claim that brings the hand
+    nearer ready is passed only for a hand worth ``value_threshold`` times more."""
+    ruleset = load("changsha/qq2014")
+    one = tile("1m")
+    obs = observation(ruleset, "11334559m 16p 456s", phase="claim", wall=54,
+                      claim={"tile": one, "from": 1, "context": ()})  # fmt: skip
+    legal = [Action("pung", one), Action("pass")]
+    assert make_agent("value", 0, ruleset=ruleset).act(obs, legal) == Action("pass")
+    assert make_agent("strategy", 0, ruleset=ruleset).act(obs, legal) == Action("pung", one)
