@@ -851,10 +851,10 @@ def plot_sweep(result: Sweep, path: str, title: str) -> None:
     plt = pyplot()
     options = list(dict.fromkeys(p.option for p in result.points))
     ids = result.metrics
+    height = 2.2 * len(options) + 0.6
     fig, axes = plt.subplots(
-        len(options), len(ids), figsize=(2.6 * len(ids) + 0.6, 2.2 * len(options) + 0.6),
-        squeeze=False,
-    )  # fmt: skip
+        len(options), len(ids), figsize=(2.6 * len(ids) + 0.6, height), squeeze=False
+    )
     for row, option in zip(axes, options, strict=True):
         points = [p for p in result.points if p.option == option]
         for ax, id_ in zip(row, ids, strict=True):
@@ -880,7 +880,7 @@ def plot_sweep(result: Sweep, path: str, title: str) -> None:
             ax.set_title(_english(id_, result), fontsize=8)
     fig.suptitle(f"{title}\n95% CIs; red: significant after Holm's correction; black: the "
                  "reference", fontsize=9)  # fmt: skip
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / height))  # half an inch kept for the title
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
