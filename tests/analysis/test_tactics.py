@@ -79,7 +79,9 @@ def test_rulesets_of_three_and_four_seats_side_by_side():
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert [(r["ruleset"], r["players"], r["hands_per_value"]) for r in data["rulesets"]] == [
-        (QQ, 4, 8), (three, 3, 6)]
+        (QQ, 4, 8),
+        (three, 3, 6),
+    ]
     text = mjrules("tactics", QQ, three, "--policy", "kong_policy=no_worse,never",
                    "--games", "2", "--workers", "1", "--no-cache").stdout.splitlines()  # fmt: skip
     assert text[:2] == [
