@@ -225,12 +225,11 @@ class StrategyAgent(ValueAgent):
     def _waits_for_self_draw(self, ctx: _Ctx, win: Action, claim: dict[str, Any]) -> bool:
         """Where another seat's win would not end the hand (play goes on after a win and
         enough seats are in), a win on a discard is passed when staying ready is worth
-        more: the chance to win
-        later (``_Ctx.chance``: the live waits, the draws left, ``hazard``) × (what a later
-        win pays, self-drawn as often as the seat's own draws bring the wait against every
-        source, + what a win spares), against what this win pays + what it spares.  A win
-        spares its face value here (``_paid_while_in``): two outcomes are compared, not
-        two hands' scores."""
+        more: the chance to win later (``_Ctx.chance``: the live waits, the draws left,
+        ``hazard``) × (what a later win pays, self-drawn as often as the seat's own draws
+        bring the wait against every source, + what a win spares), against what this win
+        pays + what it spares.  A win spares its face value here (``_paid_while_in``): two
+        outcomes are compared, not two hands' scores."""
         f, view = ctx.f, ctx.view
         if _another_win_ends(ctx):
             return False
