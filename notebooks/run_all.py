@@ -2,11 +2,14 @@
 
     PYTHONPATH=. python notebooks/run_all.py      # every notebook, 20,000 hands a setting
     PYTHONPATH=. python notebooks/run_all.py --hands 1000 seed_claims.ipynb
+    PYTHONPATH=. python notebooks/run_all.py --results ~/mjrules-results option_effects.ipynb
 
 Each notebook reads the hands per setting from ``MJRULES_NOTEBOOK_HANDS`` and the worker
 processes from ``MJRULES_NOTEBOOK_WORKERS``; this script sets both (by default 20,000 hands,
 the full size of the committed results, and every core of the machine) and executes each
-notebook in place with nbclient, one after the other.
+notebook in place with nbclient, one after the other.  With ``--results`` (read by the
+notebooks from ``MJRULES_NOTEBOOK_RESULTS``) each setting's hands are kept in that folder as
+they finish, so a full-size run stopped part-way plays only what is missing when run again.
 """
 
 from __future__ import annotations
@@ -30,10 +33,14 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=FULL, help=f"hands per setting ({FULL:,})")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="worker processes (default: every core)")  # fmt: skip
+    parser.add_argument("--results", type=Path, metavar="DIR",
+                        help="keep each setting's hands in DIR and reuse those kept there")  # fmt: skip
     args = parser.parse_args()
     paths = [HERE / n for n in args.notebooks] or sorted(HERE.glob("*.ipynb"))
     os.environ["MJRULES_NOTEBOOK_HANDS"] = str(args.hands)
     os.environ["MJRULES_NOTEBOOK_WORKERS"] = str(args.workers)
+    if args.results is not None:
+        os.environ["MJRULES_NOTEBOOK_RESULTS"] = str(args.results.expanduser().resolve())
     root = str(HERE.parent)  # the kernel imports the project from its source tree
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
     for path in paths:
