@@ -1,6 +1,6 @@
 """Hands per second with four copies of a bot at the table, one core, and the bot's share.
 
-Run: python bench/bots.py [--hands N] [--passes P] [--bots a,b] [--seed S]
+Run: python bench/bots.py [--hands N] [--passes P] [--bots a,b] [--seed S] [--warm W]
                           [--reference-hands N] [RULESET ...]
 
 For each ruleset and bot, ``--passes`` passes, each timed right beside the ``rlcard``
@@ -13,7 +13,10 @@ process, so rates are per core whatever else the machine runs.
 
 Every pass plays hands never played before in the process: each pass, its warm-up
 included, has seeds of its own, since bots remember what they worked out and a replayed
-seed would time lookups.
+seed would time lookups.  ``--warm`` hands (5 by default) are played before each pass's
+timing: with the default the first pass of a process pays for filling the hand core's
+memos of suit shapes, as the first minutes of a run do; ``--warm 2000`` times the rate a
+long run settles to, on hands still never seen.
 """
 
 from __future__ import annotations
@@ -31,7 +34,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.simulate import Reference
 
 DEFAULT = ("changsha/qq2014", "sichuan/blog5")
-WARM = 5  # hands that build the tables and memos a pass keeps, left out of its timing
 
 
 class Timed:
@@ -56,6 +58,7 @@ def main() -> None:
     parser.add_argument("--bots", default="random,efficiency,defensive,value,strategy")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--reference-hands", type=int, default=100)
+    parser.add_argument("--warm", type=int, default=5, help="untimed hands before each pass")
     args = parser.parse_args()
 
     from dsl.ruleset import load
@@ -83,13 +86,13 @@ def main() -> None:
                 first = (args.seed * 1_000 + next(passes)) * 1_000_000  # this pass's own seeds
                 params = {} if name in ("random", "simple") else {"ruleset": ruleset}
                 bots = [Timed(make_agent(name, s, **params)) for s in range(4)]
-                for h in range(WARM):
+                for h in range(args.warm):
                     run(Game(ruleset, first + h, h % 4, rules=rules), bots)
                 for b in bots:
                     b.seconds, b.calls = 0.0, 0
                 start = time.process_time()
                 for h in range(args.hands):
-                    game = Game(ruleset, first + WARM + h, h % 4, rules=rules)
+                    game = Game(ruleset, first + args.warm + h, h % 4, rules=rules)
                     ends[run(game, bots).reason] += 1
                 elapsed = time.process_time() - start
                 inside = sum(b.seconds for b in bots)
