@@ -104,7 +104,9 @@ def test_the_same_table_on_one_worker_two_or_dask():
     one = run(workers=1)
     assert run(workers=2) == one
     with (
-        LocalCluster(n_workers=1, threads_per_worker=2, processes=False) as cluster,
+        LocalCluster(
+            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        ) as cluster,
         Client(cluster) as client,
     ):
         assert run(scheduler=client) == one
