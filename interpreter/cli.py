@@ -976,7 +976,8 @@ def tactics(
 
     A policy is a parameter of the bot given by --agents (efficiency: kong_policy,
     kong_option, claims; value: value_threshold, claim_margin, self_draw_share, hazard;
-    defensive: defence, push and the efficiency bot's) and its values.  On each of --games
+    defensive: defence, push and the efficiency bot's; strategy: the value bot's and
+    defence, alert, escape and the rest of docs/AGENTS.md) and its values.  On each of --games
     walls (dealt as simulate deals hand i) every value is played by one seat, in every seat
     in turn, the others by the --agents bot unchanged: the same tiles, seats and opponents
     for every value.  It prints each value's points per
