@@ -271,12 +271,13 @@ def settle_all(
                     )
                 continue
             except EvaluationError as exc:
+                placed = exc.problem  # the expression's own place, in whichever file
                 found.append(
                     Finding(
                         "static",
                         ERROR,
-                        f"payment cannot be evaluated: {exc}",
-                        where(ruleset, "payment"),
+                        f"payment cannot be evaluated: {exc if placed is None else placed.message}",
+                        where(ruleset, "payment") if placed is None else placed.location,
                         ("payment",),
                         witness,
                     )
@@ -336,7 +337,7 @@ def _judge(
                     witness,
                 )
             )
-        win = next(w for w in result.wins if w.seat == p.payee) if result.wins else None
+        win = next((w for w in result.wins if w.seat == p.payee), None)  # a payee may not win
         no_birds = not any(r.startswith("birds") for r in p.reasons)
         if win and len(win.hands) == 1 and no_birds and any("capped" in r for r in p.reasons):
             found.append(
@@ -365,16 +366,14 @@ def _judge(
 
 
 def _rule_of(ruleset: Ruleset, p: Payment, result: Settlement) -> tuple[str, ...]:
-    """The rule that made a payment: a win's ``payment``, or the payment rule whose reason
-    the payment carries first."""
-    if result.wins:
-        return ("payment",)
+    """The rule that made a payment: the payment rule whose reason the payment carries
+    first, else a win's ``payment``."""
     for name, spec in (ruleset.get("payments") or {}).items():
         if p.reasons and p.reasons[0] == (
             spec.get("reason") or display_name(spec.get("name"), name)
         ):
             return ("payments", name, "amount")
-    return ("payments",)
+    return ("payment",) if result.wins else ("payments",)
 
 
 def table_text(rows: Sequence[Row], players: int) -> str:

@@ -152,3 +152,32 @@ def test_built_hands_keep_to_the_suits_in_play() -> None:
     assert set().union(*suits) == {1, 2}
     assert sum(len(found) == 1 for found in suits) > 50
     assert set().union(*(d.suits for d in deals(ruleset, 50))) == {1, 2}
+
+
+def test_a_payment_rule_at_a_win_may_pay_a_seat_that_did_not_win(tmp_path: Path) -> None:
+    tip = tmp_path / "tip.yaml"  # the winner tips the others: a payee that is no winner
+    tip.write_text(
+        "extends: sichuan/blog5\npayments:\n  tip:\n    at: win\n"
+        '    payers: "{winner}"\n    payees: others\n    amount: 1\n    source: house rule\n',
+        encoding="utf-8",
+    )
+    report = check(str(tip), hands=SMALL)
+    assert report.clean, [f.format() for f in report.findings]
+
+
+def test_a_payment_rule_that_cannot_be_evaluated_is_found_at_its_expression(
+    tmp_path: Path,
+) -> None:
+    gift = tmp_path / "gift.yaml"  # no discarder when the win is self-drawn
+    gift.write_text(
+        "extends: sichuan/blog5\npayments:\n  gift:\n    at: win\n"
+        '    payers: "{discarder}"\n    payees: "{winner}"\n    amount: 1\n'
+        "    source: house rule\n",
+        encoding="utf-8",
+    )
+    report = check(str(gift), hands=SMALL)
+    static = [f for f in report.findings if f.kind == "static" and f.severity == "error"]
+    assert static, [f.format() for f in report.findings]
+    where = static[0].location
+    assert Path(where.file).resolve() == gift.resolve() and (where.line, where.col) == (5, 15)
+    assert static[0].message.startswith("payment cannot be evaluated: payments.gift.payers:")
