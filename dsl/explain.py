@@ -14,7 +14,9 @@ from typing import Any
 from dsl.ruleset import Ruleset
 from dsl.structure import STRUCTURE, Entries, Field, Record
 
-_SKIP_TOP = ("extends", "ruleset", "options", "presets")
+_SKIP_TOP = ("format", "extends", "ruleset", "options", "presets")
+"""Top-level fields that are no section of rules: the file's format version (read at load,
+never kept), the parent (shown as "Builds on"), and those shown before the sections."""
 
 
 def explain(ruleset: Ruleset) -> str:

@@ -100,6 +100,24 @@ def test_explain() -> None:
     assert run("explain", "sichuan/nothing").exit_code == 1
 
 
+def test_explain_prints_no_empty_section(tmp_path: Path) -> None:
+    """The format version is read at load and kept nowhere: it is no section of rules."""
+    house = tmp_path / "v.yaml"
+    house.write_text(
+        "format: 2\nextends: changsha/qq2014\nruleset: {title: ours}\n"
+        "options: {birds: {default: 4}}\n",
+        encoding="utf-8",
+    )
+    for ruleset in ("changsha/qq2014", str(house)):
+        result = run("explain", ruleset)
+        assert result.exit_code == 0, result.output
+        sections = result.output.split("\n## ")[1:]
+        assert sections and "format" not in [s.split("\n")[0] for s in sections]
+        for section in sections:
+            heading, _, body = section.partition("\n")
+            assert body.strip() not in ("", "—"), heading
+
+
 def test_explain_shows_claim_kinds_of_equal_rank() -> None:
     result = run("explain", "changsha/qq2014")
     assert "priority 优先: win, [kong, pung], chow —" in result.output
