@@ -88,6 +88,13 @@ def declarations(ruleset: Ruleset) -> dict[str, list[tuple[str, Any]]]:
     return found
 
 
+def declaration_names(ruleset: Ruleset) -> dict[str, str]:
+    """Each declaration's name as players read it, by id: the event log keeps the id, a
+    narration shows the name."""
+    entries = ruleset.get("declarations") or {}
+    return {name: display_name(spec.get("name"), name) for name, spec in entries.items()}
+
+
 def situation(
     ruleset: Ruleset,
     seat: int,

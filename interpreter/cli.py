@@ -441,7 +441,10 @@ def play(
     if as_json:
         echo_json(result.to_json())
         return
-    click.echo(narrate(events, unicode=unicode, defaults=_defaults(rules)))
+    from interpreter.choices import declaration_names
+
+    declared = declaration_names(rules)
+    click.echo(narrate(events, unicode=unicode, defaults=_defaults(rules), names=declared))
     click.echo(
         "scores: " + "  ".join(f"{seat_name(i)} {s:+d}" for i, s in enumerate(result.scores))
     )
@@ -524,7 +527,12 @@ def replay(log: str, ruleset_ref: str | None, unicode: bool, quiet: bool) -> Non
     except (ReplayError, ValueError) as error:
         fail(f"{log}: does not replay: {error}")
     if not quiet:
-        click.echo(narrate(events, unicode=unicode, defaults=_logged_defaults(events)))
+        from interpreter.choices import declaration_names
+        from interpreter.engine.replay import find_ruleset
+
+        names = declaration_names(rules or find_ruleset(events[0]))  # it replayed: it loads
+        defaults = _logged_defaults(events)
+        click.echo(narrate(events, unicode=unicode, defaults=defaults, names=names))
     click.echo(
         f"replayed {report.hands} hand(s), {report.decisions} decisions, {report.events} events: "
         "every decision legal, every event the same"

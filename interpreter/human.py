@@ -11,10 +11,11 @@ legal action (a pass nobody could refuse) is taken without asking.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from handcore.tiles import EVERY
+from interpreter.choices import declaration_names
 from interpreter.engine.actions import Action
 from interpreter.engine.narrate import narrate, payment_line, seat_name
 
@@ -63,6 +64,8 @@ class HumanAgent:
         """The ruleset's option defaults: the start line names only the options changed."""
         self.game: Game | None = None
         self.shown = 0
+        self.names: dict[str, str] = {}
+        """The ruleset's declarations' names by id, as the game's lines show them."""
 
     # --- what happened ------------------------------------------------------------------------
 
@@ -70,6 +73,7 @@ class HumanAgent:
         """Follow ``game`` (a new hand): what is left of the last one is told first."""
         self.flush()
         self.game, self.shown = game, 0
+        self.names = declaration_names(game.state.ruleset)
 
     def flush(self) -> None:
         """Tell the events not yet told, as this seat may see them."""
@@ -89,7 +93,7 @@ class HumanAgent:
             return narrate([event], self.unicode, self.defaults)
         if event["type"] == "end":
             return self._settlement(start) + "\n" + narrate([start, event]).splitlines()[1]
-        return told(start, event, self.seat, self.unicode)
+        return told(start, event, self.seat, self.unicode, self.names)
 
     def _settlement(self, start: dict[str, Any]) -> str:
         """Every payment of the hand again, each with its reasons."""
@@ -214,8 +218,15 @@ class HumanAgent:
         self.out.flush()
 
 
-def told(start: dict[str, Any], event: dict[str, Any], seat: int | None, unicode: bool) -> str:
-    """An event of the hand begun by ``start`` as ``seat`` may see it (None: everything)."""
+def told(
+    start: dict[str, Any],
+    event: dict[str, Any],
+    seat: int | None,
+    unicode: bool,
+    names: Mapping[str, str] | None = None,
+) -> str:
+    """An event of the hand begun by ``start`` as ``seat`` may see it (None: everything);
+    ``names``: the declarations' names by id, as ``narrate`` takes them."""
     kind = event["type"]
     if seat is not None and kind in _PRIVATE and event.get("seat") != seat:
         return f"{seat_name(event['seat'], (start['dealer'],))} draws"
@@ -229,7 +240,7 @@ def told(start: dict[str, Any], event: dict[str, Any], seat: int | None, unicode
         got = [r if i == seat else "?" for i, r in enumerate(event["received"])]
         lines = narrate([start, {**event, "gave": gave, "received": got}]).splitlines()[1:]
         return "\n".join(line for line in lines if "?" not in line)
-    lines = narrate([start, event], unicode).splitlines()[1:]
+    lines = narrate([start, event], unicode, names=names).splitlines()[1:]
     if kind == "deal":
         lines = [line for line in lines if not line.rstrip().endswith(":")]
     return "\n".join(lines)

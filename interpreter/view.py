@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from handcore.tiles import EVERY, STANDARD
+from interpreter.choices import declaration_names
 from interpreter.engine.actions import Action
 from interpreter.engine.events import read_log
 from interpreter.engine.game import Game
@@ -36,6 +37,7 @@ def frames(events: Sequence[dict[str, Any]], seat: int | None = None) -> dict[st
     ruleset = find_ruleset(events[0])
     rules = Rules(ruleset)
     totals = [0] * rules.players
+    names = declaration_names(ruleset)
     for number, first in enumerate(starts):
         end = starts[number + 1] if number + 1 < len(starts) else len(events)
         start = events[first]
@@ -49,7 +51,7 @@ def frames(events: Sequence[dict[str, Any]], seat: int | None = None) -> dict[st
                 game.apply(Action.from_json(act["action"]), act["seat"])
             new = game.events[shown:]
             shown = len(game.events)
-            steps.append(_step(game, start, new, number, totals, seat, act))
+            steps.append(_step(game, start, new, number, totals, seat, act, names))
         totals = [a + b for a, b in zip(totals, game.deltas, strict=True)]
     return {
         "ruleset": ruleset.id,
@@ -68,13 +70,15 @@ def _step(
     totals: list[int],
     seat: int | None,
     act: dict[str, Any] | None,
+    names: Mapping[str, str],
 ) -> dict[str, Any]:
     over = game.is_over()
     lines = []
     for event in new:
         if event["type"] in ("act", "phase"):
             continue
-        text = narrate([event]) if event["type"] == "start" else told(start, event, seat, False)
+        start_line = event["type"] == "start"
+        text = narrate([event]) if start_line else told(start, event, seat, False, names)
         for line in filter(None, text.splitlines()):
             lines.append({"text": line, "mark": _MARK.get(event["type"], "")})
     seats = []

@@ -100,9 +100,11 @@ def narrate(
     events: Iterable[dict[str, Any]],
     unicode: bool = False,
     defaults: Mapping[str, Any] | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> str:
     """The events as text; with ``unicode``, tiles as tile characters instead of notation;
-    ``defaults``: the ruleset's option defaults, so that only options changed are shown."""
+    ``defaults``: the ruleset's option defaults, so that only options changed are shown;
+    ``names``: the declarations' names by id (``choices.declaration_names``), else their ids."""
 
     def tiles(text: str) -> str:
         if not unicode or not text:
@@ -161,7 +163,8 @@ def narrate(
         elif kind == "act" and event["action"]["kind"] in LEAVING:
             lines.append(f"{name} {LEAVING[event['action']['kind']]}")
         elif kind == "declaration":
-            lines.append(f"{name} declares {event['name']} with {tiles(event['tile'])}")
+            declared = (names or {}).get(event["name"], event["name"])
+            lines.append(f"{name} declares {declared} with {tiles(event['tile'])}")
         elif kind == "draw":
             last = " (last tile)" if event.get("last_tile") else ""
             lines.append(f"{name} draws {tiles(event['tile'])}{last}")

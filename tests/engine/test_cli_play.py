@@ -115,3 +115,20 @@ def test_zero_value_lines_are_left_out_of_text_but_kept_in_json(tmp_path):
     assert "win       南1 on 5s from 西2: 平胡 / 屁胡 1; total 1" in text
     assert "hand 123p 456p 234s 789s 55s" in text
     assert "  西2 pays 上家 南1 1  (" in text
+
+
+def test_a_declaration_is_told_by_its_name_and_logged_by_its_id(tmp_path):
+    """中途四喜 (house/changsha_sixi) in the text as hand types are, by its Chinese name; the
+    log keeps the id (random agents, seed 2: a seat draws a fourth tile)."""
+    log = tmp_path / "game.jsonl"
+    args = ("house/changsha_sixi", "--seed", "2", "--agents", "random", "--log", str(log))
+    played = run("play", *args)
+    assert played.returncode == 0, played.stderr
+    lines = [line for line in played.stdout.splitlines() if " declares 中途四喜 with " in line]
+    assert lines and "zhongtu_sixi" not in played.stdout
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    declared = [e["name"] for e in events if e["type"] == "declaration"]
+    assert declared == ["zhongtu_sixi"] * len(lines)
+    replayed = run("replay", str(log))
+    assert replayed.returncode == 0, replayed.stderr
+    assert [line for line in replayed.stdout.splitlines() if " declares 中途四喜 " in line] == lines

@@ -9,10 +9,15 @@ F0 = seeds/000_825dba35fdb6fcc9.txt, F1 = seeds/001_76942f0387627e0c.txt (lines 
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from dsl.ruleset import load
+from interpreter.choices import declaration_names
 from interpreter.engine import Action, Game
+from interpreter.engine.narrate import narrate
+from interpreter.human import HumanAgent, told
 from tests.engine.helpers import rigged, tile, tsumogiri
 
 STAKES = {0: "1", 1: "2", 2: "0", 3: "3"}
@@ -75,6 +80,22 @@ def test_zhongtu_sixi_is_declared_paid_as_an_opening_hand_and_may_then_be_konged
     assert declaration == {"type": "declaration", "seat": 1, "name": "zhongtu_sixi", "tile": "5m"}
     assert paid == [(0, 1, 2), (2, 1, 1), (3, 1, 1)]
     assert Action("kong", tile("5m"), "buzhang") in game.legal_actions(1)
+
+
+def test_a_declaration_is_told_by_its_name_and_logged_by_its_id():
+    """The text names 中途四喜 as it names hand types; the event keeps the id."""
+    game, _ = declared(load("house/changsha_sixi"))
+    names = declaration_names(game.state.ruleset)
+    assert names == {"zhongtu_sixi": "中途四喜"}
+    line = "南1 declares 中途四喜 with 5m"
+    assert line in narrate(game.events, names=names).splitlines()
+    assert "南1 declares zhongtu_sixi with 5m" in narrate(game.events)  # without the ruleset
+    event = next(e for e in game.events if e["type"] == "declaration")
+    assert told(game.events[0], event, 2, False, names) == line  # the view's and a person's
+    person = HumanAgent(2, read=lambda: "q", out=io.StringIO(), unicode=False)
+    person.watch(game)
+    person.flush()
+    assert line in person.out.getvalue().splitlines()
 
 
 def test_zhongtu_sixi_is_not_declared_when_switched_off_or_for_four_dealt():
