@@ -323,9 +323,13 @@ def _fields_of(
 
 
 def _is_default(field: Field, value: Any) -> bool:
-    """A literal left at its default (an expression, such as a value, is always shown)."""
-    literal = not (hasattr(value, "text") and not isinstance(value, str))
-    return literal and field.default is not None and value == field.default
+    """A field left at its default: a literal by its value, an expression by its text (the
+    loader fills a missing ``when`` in as the text ``true``)."""
+    if field.default is None:
+        return False
+    if hasattr(value, "text") and not isinstance(value, str):
+        return _comparable(value) == " ".join(str(field.default).split())
+    return value == field.default
 
 
 def _comparable(value: Any) -> Any:

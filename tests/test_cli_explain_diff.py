@@ -58,7 +58,6 @@ hands:
 + 门清自摸 / concealed self-draw `menqing` added
     class 类: big
     when 条件: `self_draw and count(melds, not concealed) == 0 and standard()`
-    value 值: `1`
 
 ## 付分 payment
 
@@ -103,12 +102,44 @@ def test_json_lists_each_change_with_its_path(tmp_path):
     assert changes[("hands", "menqing", "class")] == ("set", None, "big")
     assert changes[("opening_hands", "hands", "yizhihua")][0] == "removed"
     assert changes[("claims", "multiple_winners")] == ("changed", "all", "nearest")
-    assert changes[("hands", "menqing", "value")] == ("set", None, "1")
+    assert ("hands", "menqing", "value") not in changes  # 1, the default
     assert ("payment", "dealer_bonus") in changes
-    assert len(changes) == 10  # nothing else: the source changed on 清一色 is no rule
+    assert len(changes) == 9  # nothing else: the source changed on 清一色 is no rule
 
 
 def test_bad_parent_exits_1_without_traceback():
     result = run("explain", "changsha/qq2014", "--diff", "no/such")
     assert result.returncode == 1
     assert "no/such" in result.stderr and "Traceback" not in result.stderr
+
+
+EXCHANGE = """\
+extends: sichuan/blog5
+ruleset: {id: ours, title: 换三张}
+choices:
+  exchange:
+    name: {zh: 换三张, en: exchange three}
+    tiles: 3
+    constraint: count(suits) == 1
+    effect: exchange
+    direction: clockwise
+    source: house rule
+"""
+
+
+def test_an_added_entry_leaves_out_its_defaults_expressions_too(tmp_path):
+    """DSL.md §3: an added entry shows its rule fields other than defaults; the loader fills
+    a choice's when (and a tile choice's constraint) in as `true`, direction as clockwise."""
+    house = tmp_path / "ours.yaml"
+    house.write_text(EXCHANGE, encoding="utf-8")
+    result = run("explain", str(house), "--diff", "sichuan/blog5")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("## 选择 choices\n\n")[1] == (
+        "+ 换三张 / exchange three `exchange` added\n"
+        "    tiles 张数: 3\n"
+        "    constraint: `count(suits) == 1`\n"
+        "    effect 效果: exchange\n"
+    )
+    data = json.loads(run("explain", str(house), "--diff", "sichuan/blog5", "--json").stdout)
+    set_ = [c["path"][-1] for c in data["changes"] if c["change"] == "set"]
+    assert set_ == ["tiles", "constraint", "effect"]
