@@ -381,11 +381,13 @@ class SourceRef(Type):
 
 
 class Expr(Type):
-    """Text in the expression language, compiled in ``scope`` to a value of type ``result``."""
+    """Text in the expression language, compiled in ``scope`` to a value of type ``result``;
+    an empty ``result`` is checked after compiling, and ``gives`` says what it must be."""
 
-    def __init__(self, scope: str, result: str) -> None:
+    def __init__(self, scope: str, result: str, gives: str = "") -> None:
         self.scope = scope
         self.result = result
+        self.gives = gives or result
 
     def check(self, node: Node, ctx: Context, path: Path) -> Any:
         if node.kind != "scalar" or node.value is None:
@@ -405,7 +407,7 @@ class Expr(Type):
         return {"type": ["string", "integer", "boolean"]}
 
     def describe(self) -> str:
-        return f"an expression giving {self.result} (names of '{self.scope}')"
+        return f"an expression giving {self.gives} (names of '{self.scope}')"
 
 
 class ListOf(Type):
@@ -533,14 +535,18 @@ class OneOrList(Type):
 
 
 class AnyValue(Type):
-    """Any plain scalar or list of scalars: option defaults and values, checked by dsl.options."""
+    """Any plain scalar or list of scalars: option defaults and values, checked by dsl.options;
+    ``what`` says which one a field takes."""
+
+    def __init__(self, what: str = "a number, true/false or a name") -> None:
+        self.what = what
 
     def check(self, node: Node, ctx: Context, path: Path) -> Any:
         if node.kind == "map":
             ctx.problems.error(
                 "expected a value, found a mapping",
                 node.location,
-                expected="a number, true/false or a name",
+                expected=self.what,
             )
             return None
         return node.plain()
@@ -549,7 +555,7 @@ class AnyValue(Type):
         return {"type": ["string", "integer", "boolean", "array", "null"]}
 
     def describe(self) -> str:
-        return "a number, true/false or a name"
+        return self.what
 
 
 _REQUIRED = object()
@@ -776,7 +782,7 @@ OPTION = Record(
     ),
     Field(
         "allowed",
-        AnyValue(),
+        AnyValue("a list of numbers, true/false or names"),
         "The values allowed (a list); for 'choice' the names.",
         example="[0, 1, 2, 4, 6]",
     ),
@@ -1151,7 +1157,7 @@ CHOICE = Record(
     ),
     Field(
         "values",
-        Expr("choices", ""),
+        Expr("choices", "", "a collection of int, bool, seat, suit or tile"),
         "The values a seat may choose, a collection of numbers, seats, suits or yes/no "
         "(for a choice of values; leave out with tiles).",
         zh="选项",
@@ -1180,7 +1186,7 @@ CHOICE = Record(
     ),
     Field(
         "default",
-        Expr("choices", ""),
+        Expr("choices", "", "a value of its values' type (tiles for a choice of tiles)"),
         "The value of a seat not asked, or of every seat when the choice is not enabled.",
         zh="默认",
         example="0",

@@ -43,3 +43,19 @@ def test_field_tables_are_current() -> None:
 def test_every_section_is_described() -> None:
     for section in SECTIONS:
         assert f"### `{section}`" in DOC, section
+
+
+def test_every_field_says_what_it_takes() -> None:
+    """The type column is never blank or half written (a choice's values and default are
+    typed after compiling), and a field taking a list says so."""
+    rows = [r.split(" | ") for r in markdown_tables().splitlines() if r.startswith("| `")]
+    assert len(rows) > 100
+    for row in rows:
+        kind = row[2]
+        assert kind.strip() and "  " not in kind and "giving (" not in kind, row[0]
+    types = {(r[0].removeprefix("| "), r[2]) for r in rows}
+    assert ("`<name>.allowed`", "a list of numbers, true/false or names") in types
+    assert (
+        "`<name>.values`",
+        "an expression giving a collection of int, bool, seat, suit or tile (names of 'choices')",
+    ) in types
