@@ -57,6 +57,7 @@ from dsl.types import (
 )
 from dsl.vocabulary import (
     ATTRIBUTES,
+    CHOICE_PREFIX,
     ELEMENT,
     GENERIC_FUNCTIONS,
     HONOURS_FROM,
@@ -210,8 +211,35 @@ def _error(node: Node, message: str, expected: Any = "", suggestion: str | None 
 def _text_alone(node: Node) -> ExpressionError:
     return _error(
         node,
-        "quoted text is only compared with an option that has named values",
-        'an expression such as option.cap == "6he"',
+        "quoted text is only compared with an option that has named values or kong_kind",
+        'an expression such as option.cap == "6he" or kong_kind == "exposed"',
+    )
+
+
+def _quoted(node: Node, other: Type, scope: Scope) -> ExpressionError:
+    """Quoted text compared with ``other``: when it names a constant of that type (``"pung"``
+    for a meld's kind), the constant without quotes is meant."""
+    name = node.value if isinstance(node, Literal) else None
+    entry = scope.names.get(name) if isinstance(name, str) else None
+    if entry is None or entry.type != other:
+        return _text_alone(node)
+    return _error(node, f"quoted text where the constant {name} is meant", f"{name}, no quotes")
+
+
+def _undeclared_choice(head: Node, function: str, scope: Scope) -> ExpressionError:
+    """``choice.NAME`` with no choice NAME in scope: which choices there are instead."""
+    name = function.removeprefix(CHOICE_PREFIX)
+    declared = sorted(
+        f.removeprefix(CHOICE_PREFIX) for f in scope.functions if f.startswith(CHOICE_PREFIX)
+    )
+    if not declared and scope.section == "choices":  # compiled before the choices are known
+        return _error(head, "a choice's values and default read no choice")
+    return _error(
+        head,
+        f"no choice {name!r} is declared",
+        "a choice declared under 'choices:' "
+        + (f"({', '.join(declared)})" if declared else "(this ruleset declares none)"),
+        _nearest(name, declared),
     )
 
 
@@ -483,7 +511,7 @@ class _Compiler:
             node,
             f"unknown name {word!r}",
             f"a name of section {scope.section}",
-            _nearest(word, candidates),
+            word.lower() if word in ("True", "False") else _nearest(word, candidates),
         )
 
     def attribute(self, node: Attribute, scope: Scope):
@@ -551,6 +579,8 @@ class _Compiler:
                     f"{scope.section} (only in {', '.join(elsewhere)})",
                     "a function of this section",
                 )
+            if node.function.startswith(CHOICE_PREFIX):
+                raise _undeclared_choice(head, node.function, scope)
             raise _error(
                 head,
                 f"unknown function {node.function!r}",
@@ -758,9 +788,9 @@ class _Compiler:
             return left, a, right, b
         if _names_option_value(right.type, left):
             return left, a, right, b
-        for side in (left, right):
+        for side, other in ((left, right), (right, left)):
             if side.type == TEXT:
-                raise _text_alone(side)
+                raise _quoted(side, other.type, scope)
         if join(left.type, right.type) is None:
             raise _error(node.right, f"{left.type} compared with {right.type}", left.type)
         return left, a, right, b
@@ -809,7 +839,7 @@ class _Compiler:
         ):
             return left, a, right, b
         if left.type == TEXT:
-            raise _text_alone(left)
+            raise _quoted(left, element, scope)
         if element != NOTHING and not fits(left.type, element):
             raise _error(node.left, f"the left side of {symbol} is {left.type}", element)
         return left, a, right, b

@@ -139,7 +139,13 @@ def declare(node: Node | None, ctx: Context) -> dict[str, Option]:
             spec.get("note") or "",
         )
         default_node = where.value.get("default", where)
-        if default is not None and not option.fits(default):
+        if default is not None and not probe.fits(default):
+            ctx.problems.error(
+                f"default {_show(default)!r} of option '{name}' is not of type {kind}",
+                default_node.location,
+                expected=_type_words(kind),
+            )
+        elif default is not None and not option.fits(default):
             ctx.problems.error(
                 f"default {_show(default)!r} of option '{name}' is not allowed",
                 default_node.location,
@@ -155,7 +161,9 @@ def _type_words(kind: str) -> str:
 
 
 def _suggest(value: Any, option: Option) -> str:
-    return nearest(_show(value), [_show(v) for v in option.allowed]) if option.allowed else ""
+    """The nearest allowed value, never the same word back (``low`` of an int option)."""
+    shown = _show(value)
+    return nearest(shown, [_show(v) for v in option.allowed if _show(v) != shown])
 
 
 def presets(

@@ -780,12 +780,21 @@ def _cross_check(data: dict[str, Any], ctx: Context, the_id: str, root: Node) ->
     classes = (data.get("scoring") or {}).get("classes") or ()
     for section in ("hands", "modifiers"):
         for name, entry in (data.get(section) or {}).items():
-            if entry and entry.get("class") and entry["class"] not in classes:
+            if not entry or not entry.get("class") or entry["class"] in classes:
+                continue
+            if (section, name, "class") in ctx.locations:
                 problems.error(
                     f"class '{entry['class']}' is not declared",
                     _where(ctx, (section, name, "class"), root),
                     expected="one of scoring.classes: " + ", ".join(classes),
                     suggestion=nearest(entry["class"], classes),
+                )
+            else:  # no 'class:' given: the field's default
+                problems.error(
+                    f"the default class '{entry['class']}' is not declared",
+                    _where(ctx, (section, name), root),
+                    expected=f"'{entry['class']}' in scoring.classes, or 'class:' one of "
+                    + ", ".join(classes),
                 )
     for section, what in (("hands", "a hand type"), ("modifiers", "a modifier")):
         entries = data.get(section) or {}

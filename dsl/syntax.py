@@ -8,6 +8,7 @@ the same nodes with ``type`` filled in: that checked tree is what tools walk.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -242,6 +243,10 @@ def _check_depth(tree: Tree | Token, text: str) -> None:
 def _syntax_error(text: str, error: UnexpectedInput) -> ExpressionError:
     if isinstance(error, UnexpectedCharacters):
         offset = error.pos_in_stream
+        word = _WORDS.get(text[offset : offset + 2])
+        if word:
+            found = f"unexpected {text[offset : offset + 2]!r}"
+            return ExpressionError(found, offset, 2, suggestion=word, text=text)
         found = f"unexpected character {text[offset]!r}"
         expected = _describe(error.allowed or set())
         return ExpressionError(found, offset, 1, expected=expected, text=text)
@@ -249,12 +254,27 @@ def _syntax_error(text: str, error: UnexpectedInput) -> ExpressionError:
         token = getattr(error, "token", None)
         if token is None or token.type == "$END" or token.start_pos is None:
             offset, length, found = len(text.rstrip()), 0, "unexpected end of expression"
+        elif token.type == "INT" and (whole := _WHOLE_AND_POINT.search(text, 0, token.start_pos)):
+            return ExpressionError(
+                "numbers are whole numbers only (no decimals)",
+                whole.start(),
+                token.end_pos - whole.start(),
+                expected="a whole number",
+                text=text,
+            )
         else:
             offset, length = token.start_pos, len(token)
             found = f"unexpected {_show(token)}"
         accepted = getattr(error, "accepts", None) or error.expected
         return ExpressionError(found, offset, length, expected=_describe(accepted), text=text)
     return ExpressionError("not an expression", 0, len(text), text=text)  # pragma: no cover
+
+
+_WORDS = {"&&": "and", "||": "or"}
+"""Operators of other languages, and the word this language has for them."""
+
+_WHOLE_AND_POINT = re.compile(r"(?<![\w.])[0-9]+\.$")
+"""``1.`` just before the ``5`` of ``1.5``."""
 
 
 _DESCRIBED = {

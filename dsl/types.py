@@ -40,7 +40,8 @@ MELD = Type("meld")
 KIND = Type("kind")
 HAND = Type("hand")
 TEXT = Type("text")
-"""A quoted text; only allowed where it is compared with an option that has named values."""
+"""A quoted text; only allowed where it is compared with an option that has named values or
+kong_kind."""
 NOTHING = Type("nothing")
 """The element type of the empty collection ``{}``: it fits a collection of anything."""
 

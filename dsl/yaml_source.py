@@ -185,11 +185,15 @@ def load_text(text: str, name: str = "<string>") -> Node:
         if exc.context and exc.problem:
             message = f"YAML syntax: {exc.problem} ({exc.context})"
         hint = ""
-        if "mapping values are not allowed" in message:
+        if source.text[index : index + 1] == "\t":
+            hint = "spaces for indentation (YAML never indents with tabs)"
+        elif "mapping values are not allowed" in message:
             hint = (
                 "text with ': ' inside (a named argument) in quotes, e.g. "
                 'when: "standard(pair: rank in {2, 5, 8})"'
             )
+        elif "did not find expected key" in message and _indents(source, index):
+            hint = "the indentation of its siblings (the keys of one mapping start in one column)"
         builder.problems.append(make(ERROR, message, source.location(index), expected=hint))
     except yaml.YAMLError as exc:
         builder.problems.append(make(ERROR, f"YAML: {exc}", source.location(0)))
@@ -202,6 +206,13 @@ def load_text(text: str, name: str = "<string>") -> Node:
     if builder.root is None:
         return Node("map", {}, source, 0, 0)
     return builder.root
+
+
+def _indents(source: Source, index: int) -> bool:
+    """Whether only spaces come before ``index`` on its line (else the culprit is not the
+    line's indentation but text after a value, such as ``when: "a" and b``)."""
+    start = source.text.rfind("\n", 0, index) + 1
+    return source.text[start:index].strip(" ") == ""
 
 
 class _Stop(Exception):

@@ -102,3 +102,15 @@ def test_a_ruleset_error_survives_being_sent_to_another_process() -> None:
     again = pickle.loads(pickle.dumps(error))
     assert again.problems == error.problems
     assert str(again) == str(error)
+
+
+def test_tab_and_indentation_hints_only_where_they_are_the_cause() -> None:
+    tab = "spaces for indentation (YAML never indents with tabs)"
+    siblings = "the indentation of its siblings"
+    assert tab in _error("a:\n\tb: 1\n")
+    assert tab in _error("a:\n  b: 1\n\tc: 2\n")  # libyaml: "a tab character that violates ..."
+    assert siblings in _error("a:\n  b: 1\n c: 2\n")
+    trailing = _error('a:\n  b: "x" y\n')  # text after a quoted value: not the indentation
+    assert "did not find expected key" in trailing
+    assert siblings not in trailing and tab not in trailing
+    assert tab not in _error("a: [1\n")
