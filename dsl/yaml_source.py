@@ -13,6 +13,7 @@ to, so alias bombs are refused without being expanded), nesting depth and scalar
 from __future__ import annotations
 
 import os
+import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any
@@ -187,6 +188,8 @@ def load_text(text: str, name: str = "<string>") -> Node:
         hint = ""
         if source.text[index : index + 1] == "\t":
             hint = "spaces for indentation (YAML never indents with tabs)"
+        elif "mapping values are not allowed" in message and _bare_key(source, index):
+            hint = "the indentation of its siblings (a key indented deeper reads as text)"
         elif "mapping values are not allowed" in message:
             hint = (
                 "text with ': ' inside (a named argument) in quotes, e.g. "
@@ -213,6 +216,13 @@ def _indents(source: Source, index: int) -> bool:
     line's indentation but text after a value, such as ``when: "a" and b``)."""
     start = source.text.rfind("\n", 0, index) + 1
     return source.text[start:index].strip(" ") == ""
+
+
+def _bare_key(source: Source, index: int) -> bool:
+    """Whether a lone key (``doc``) and spaces come before the ``:`` at ``index`` on its
+    line: a key indented deeper than its sibling, read as the text of the value above."""
+    start = source.text.rfind("\n", 0, index) + 1
+    return re.fullmatch(r" *[A-Za-z_][\w-]*", source.text[start:index]) is not None
 
 
 class _Stop(Exception):

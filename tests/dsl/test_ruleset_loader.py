@@ -114,3 +114,7 @@ def test_tab_and_indentation_hints_only_where_they_are_the_cause() -> None:
     assert "did not find expected key" in trailing
     assert siblings not in trailing and tab not in trailing
     assert tab not in _error("a: [1\n")
+    deeper = _error("a:\n  b: 1\n   c: 2\n")  # c reads as the text of b's value
+    assert "mapping values are not allowed" in deeper and siblings in deeper
+    named = _error("a:\n  when: standard(pair: rank in {2})\n")  # a named argument unquoted
+    assert "in quotes" in named and siblings not in named
