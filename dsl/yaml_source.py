@@ -211,18 +211,21 @@ def load_text(text: str, name: str = "<string>") -> Node:
     return builder.root
 
 
+def _line_before(source: Source, index: int) -> str:
+    """The text of ``index``'s line before it."""
+    return source.text[source.text.rfind("\n", 0, index) + 1 : index]
+
+
 def _indents(source: Source, index: int) -> bool:
     """Whether only spaces come before ``index`` on its line (else the culprit is not the
     line's indentation but text after a value, such as ``when: "a" and b``)."""
-    start = source.text.rfind("\n", 0, index) + 1
-    return source.text[start:index].strip(" ") == ""
+    return _line_before(source, index).strip(" ") == ""
 
 
 def _bare_key(source: Source, index: int) -> bool:
     """Whether a lone key (``doc``) and spaces come before the ``:`` at ``index`` on its
     line: a key indented deeper than its sibling, read as the text of the value above."""
-    start = source.text.rfind("\n", 0, index) + 1
-    return re.fullmatch(r" *[A-Za-z_][\w-]*", source.text[start:index]) is not None
+    return re.fullmatch(r" *[A-Za-z_][\w-]*", _line_before(source, index)) is not None
 
 
 class _Stop(Exception):
