@@ -46,11 +46,13 @@ class Param:
     def check(self, name: str, value: Any) -> Any:
         """``value`` (text from a name, or a number from code) as this parameter, in range."""
         given = value
+        if not isinstance(value, str | int | float):  # a list or mapping from a file: not shown
+            raise ValueError(f"{name} is a {type(value).__name__}: expected {self.words()}")
         if isinstance(value, str):
             value = self._parse(name, value)
         if self.choices:
             if value not in self.choices:
-                raise ValueError(f"{name}={given}: expected one of {', '.join(self.choices)}")
+                raise ValueError(f"{name}={given}: expected {self.words()}")
             return value
         number = isinstance(value, int | float) and not isinstance(value, bool)
         in_range = number and self.low <= value <= self.high  # NaN fails the comparison too
@@ -59,6 +61,8 @@ class Param:
         return self.kind(value)
 
     def words(self) -> str:
+        if self.choices:
+            return f"one of {', '.join(self.choices)}"
         kind = "a whole number" if self.kind is int else "a number"
         return f"{kind} from {self.low:g} to {self.high:g}"
 
@@ -182,18 +186,19 @@ def param_file(path: str) -> dict[str, Any]:
     """A parameter file written by ``mjrules tune`` (YAML or JSON: a mapping with ``bot`` and
     ``parameters``), its parameters checked against ``PARAMS``; raises ValueError naming the
     file and what is wrong in it."""
-    import yaml
+    from dsl.problems import RulesetError
+    from dsl.yaml_source import load_file
 
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = yaml.safe_load(f)
+    try:  # a name read as a file (value:hazard) is told as one
+        open(path, "rb").close()
     except OSError as error:
         raise ValueError(f"{path}: cannot read the parameter file: {error.strerror}") from None
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
-        problem = getattr(error, "problem", None) or error
-        raise ValueError(f"{path}{where}: not YAML or JSON: {problem}") from None
+    try:  # the rulesets' loader: size, UTF-8, nesting and aliases bounded before use
+        data = load_file(path).plain()
+    except RulesetError as error:
+        first = error.errors[0]
+        hint = f"; expected {first.expected}" if first.expected else ""
+        raise ValueError(f"{first.location}: {first.message}{hint}") from None
     if not isinstance(data, dict) or not isinstance(data.get("parameters"), dict):
         raise ValueError(f"{path}: expected a mapping with 'bot' and 'parameters'")
     bot = data.get("bot")

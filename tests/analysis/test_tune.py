@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from itertools import pairwise
 
 import pytest
 import yaml
@@ -79,9 +80,15 @@ def test_the_file_loads_wherever_agents_are_given(tuned):
         ("bot: efficiency\nparameters: {defence: 0.5}\n",
          "parameters: the efficiency bot has no parameter 'defence'"),
         ("bot: value\nparameters: {}\n", "the parameters of the value bot, not of 'efficiency'"),
-        ("bot: efficiency\n  parameters: {}\n", "bad.yaml:2:13: not YAML or JSON: mapping "
-         "values are not allowed here"),
+        ("bot: efficiency\n  parameters: {}\n", "bad.yaml:2:13: YAML syntax: mapping "
+         "values are not allowed in this context; expected the indentation of its siblings"),
         ("- just a list\n", "expected a mapping with 'bot' and 'parameters'"),
+        ("bot: efficiency\nparameters: {claims: [helps, never]}\n",
+         "parameters: claims is a list: expected one of helps, pungs, never"),
+        ("bot: efficiency\na: &a [x, x, x, x, x, x, x, x, x, x]\n"
+         + "".join(f"{b}: &{b} [{', '.join(['*' + a] * 10)}]\n" for a, b in pairwise("abcde"))
+         + "parameters: {claims: *e}\n",  # 100,000 values if expanded: refused unread
+         "too many values (50000 at most, aliases counted as what they expand to)"),
     ],
 )  # fmt: skip
 def test_a_bad_parameter_file_is_refused_with_its_location(tmp_path, text, message):
@@ -93,6 +100,13 @@ def test_a_bad_parameter_file_is_refused_with_its_location(tmp_path, text, messa
     result = mjrules("simulate", QQ, "--agents", f"efficiency:{path}", "--games", "2")
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert str(path) in result.stderr and message in result.stderr
+
+
+def test_a_parameter_file_not_in_utf8_is_refused_with_its_name(tmp_path):
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes("bot: efficiency\nparameters: {claims: né}\n".encode("latin-1"))
+    with pytest.raises(ValueError, match=r"latin1\.yaml:2:\d+: file is not valid UTF-8"):
+        read_params(str(path), "efficiency")
 
 
 def test_missing_files_and_bad_input_exit_1_without_a_traceback(tmp_path):
