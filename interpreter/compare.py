@@ -706,11 +706,19 @@ def sweep_values(ruleset: Ruleset, vary: Sequence[str]) -> dict[str, list[str]]:
 
     options = ruleset.options
     out: dict[str, list[str]] = {}
+
+    def add(name: str, values: list[str]) -> None:
+        """An option named again (or also by ``all``) gains its new values, each once."""
+        vs = out.setdefault(name, [])
+        for v in values:
+            if options[name].parse(v) not in [options[name].parse(w) for w in vs]:
+                vs.append(v)
+
     for item in vary:
         if item.strip() == "all":
             for name, o in options.items():
                 if len(o.possible_values()) > 1:
-                    out[name] = [option_text(v) for v in o.possible_values()]
+                    add(name, [option_text(v) for v in o.possible_values()])
             continue
         name, eq, values = (t.strip() for t in item.partition("="))
         if not eq or not name or not values:
@@ -730,10 +738,13 @@ def sweep_values(ruleset: Ruleset, vary: Sequence[str]) -> dict[str, list[str]]:
                     f"--vary: {v.strip()!r} is not a value of option {name!r}: "
                     f"expected {options[name].expected()}"
                 ) from None
-        out[name] = [v.strip() for v in values.split(",")]
+        add(name, [v.strip() for v in values.split(",")])
     for name, vs in out.items():  # each curve through the reference, in the declared order
         o = options[name]
         order = list(o.possible_values())
+        if [o.parse(v) for v in vs] == [o.value]:
+            raise ValueError(f"--vary {name}={vs[0]}: only the reference value, nothing to "
+                             "compare it with; give another value")  # fmt: skip
         if o.value not in [o.parse(v) for v in vs]:
             vs.append(option_text(o.value))
         vs.sort(key=lambda v, o=o, order=order: order.index(o.parse(v))

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from interpreter.cli import cli
-from interpreter.compare import adjust, hand_table, metrics, paired_effects
+from interpreter.compare import adjust, hand_table, metrics, paired_effects, sweep_values
 from interpreter.simulate import simulate
 from tests.simulate.conftest import mjrules
 
@@ -118,6 +118,19 @@ def test_sweep_all_varies_every_option():
             assert (f"\n{name}={shown}\n" in result.stdout) == (value != option.default)
 
 
+def test_sweep_plays_each_value_once_however_often_it_is_named():
+    """A value written twice (4, 04), an option named twice or also by ``all``: one curve,
+    each value once, so no setting is played twice nor counted twice by Holm's correction."""
+    from dsl.ruleset import load
+
+    qq = load(QQ)
+    assert sweep_values(qq, ["birds=4,04,4"]) == {"birds": ["2", "4"]}
+    assert sweep_values(qq, ["birds=0", "birds=4,0"]) == {"birds": ["0", "2", "4"]}
+    every = sweep_values(qq, ["all"])
+    assert sweep_values(qq, ["all", "birds=4"]) == every == sweep_values(qq, ["birds=4", "all"])
+    assert every["birds"] == ["0", "1", "2", "4", "6"]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -128,6 +141,11 @@ def test_sweep_all_varies_every_option():
         (["sweep", QQ, "--vary", "birds=3"], "'3' is not a value of option 'birds'"),
         (["sweep", QQ, "--vary", "bird=1"], "did you mean 'birds'?"),
         (["sweep", QQ, "--vary", "birds"], "write NAME=V1,V2,… or all"),
+        (["sweep", QQ, "--vary", "birds=2,2"], "--vary birds=2: only the reference value"),
+        (
+            ["sweep", QQ, "--set", "birds=4", "--vary", "birds=4", "--vary", "cap=none,6he"],
+            "--vary birds=4: only the reference value",
+        ),
         (["sweep", QQ, "--vary", "birds=0", "--metric", "nope"], "unknown metric 'nope'"),
     ],
 )
