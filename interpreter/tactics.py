@@ -97,13 +97,21 @@ def parse_policies(items: Sequence[str], field: str) -> list[Policy]:
                    f"--agents {others[0]}" if others else "")
             )  # fmt: skip
         vs = tuple(v.strip() for v in values.split(","))
+        first: dict[Any, str] = {}  # each value as first written: 0.5 and 0.50 are one
+        again = []
         for v in vs:
             try:
-                declared[name].check(name, v)
+                value = declared[name].check(name, v)
             except ValueError as error:
                 raise ValueError(f"--policy: {error}") from None
-        if len(set(vs)) < 2:
+            if value in first:
+                again.append(f"{v} is {first[value]} again" if v != first[value]
+                             else f"{v} is given twice")  # fmt: skip
+            first.setdefault(value, v)
+        if len(first) < 2:
             raise ValueError(f"--policy {item!r}: give at least two different values")
+        if again:  # it would be played twice and counted twice by Holm's correction
+            raise ValueError(f"--policy {item!r}: {again[0]}; give each value once")
         if name in (p.name for p in out):
             raise ValueError(f"--policy: {name!r} is given twice")
         out.append(Policy(name, vs))
