@@ -61,10 +61,10 @@ def soak_range(ruleset_id: str, start: int, stop: int) -> tuple[int, list[str], 
 
 def soak(pool: Any, ruleset_id: str, hands: int, workers: int) -> tuple[int, list[str], int]:
     """Every hand of one ruleset, in chunks on the pool's processes."""
-    from interpreter.simulate import chunks
+    from interpreter.simulate import Chunks
     from interpreter.workers import LOST
 
-    todo = chunks(hands, max(1, min(100, hands // (workers * 8))))
+    todo = Chunks([(0, hands)], max(1, min(100, hands // (workers * 8))))
     ranges = {pool.submit(ruleset_id, a, b): (a, b) for a, b in todo}
     done, violations, peak = 0, [], 0
     for _ in todo:

@@ -632,7 +632,10 @@ def run_options(command: F | None = None, *, agents: str = ANALYSIS_AGENTS) -> A
     help="Continue a stopped run: keep the hands in --out (or its .partial folder), "
     "play the others.",
 )
-@click.option("--top", default=10, show_default=True, help="Hand types listed in the summary.")
+@click.option(
+    "--top", default=10, show_default=True, type=click.IntRange(min=0),
+    help="Hand types listed in the summary.",
+)  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def simulate(
     ruleset: str,

@@ -459,8 +459,27 @@ class _Signals:
             raise Stopped(self._caught)
 
 
-def chunks(stop: int, size: int, start: int = 0) -> list[tuple[int, int]]:
-    return [(a, min(a + size, stop)) for a in range(start, stop, size)]
+class Chunks(Sequence[tuple[int, int]]):
+    """The chunks ``(a, b)`` of ``size`` hands that cover ``ranges``, each made when asked
+    for: the list of a run of ten billion hands would not fit in memory."""
+
+    def __init__(self, ranges: Sequence[tuple[int, int]], size: int) -> None:
+        self.parts = [(range(a, b, size), b) for a, b in ranges if a < b]
+        self.size = size
+        self.firsts = [0]  # the index of each part's first chunk, then the count
+        for starts, _ in self.parts:
+            self.firsts.append(self.firsts[-1] + len(starts))
+
+    def __len__(self) -> int:
+        return self.firsts[-1]
+
+    def __getitem__(self, i: int) -> tuple[int, int]:  # type: ignore[override]
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        k = bisect.bisect_right(self.firsts, i) - 1
+        starts, stop = self.parts[k]
+        a = starts[i - self.firsts[k]]
+        return a, min(a + self.size, stop)
 
 
 def default_chunk(games: int, workers: int) -> int:
@@ -478,10 +497,17 @@ def missing(games: int, done: Iterable[tuple[int, int]]) -> list[tuple[int, int]
     return [(a, b) for a, b in gaps if a < b]
 
 
+MAX_GAMES = 10**10 - 1
+"""The most hands a run plays: part files number hands in ten digits (and ten billion
+hands are core-years of play)."""
+
+
 def check_run(games: int, workers: int | None, scheduler: str | Any | None) -> int:
     """Check the counts of a run; return the number of local workers to use."""
     if games < 0:
         raise SimulationError(f"--games must be at least 0, not {games}")
+    if games > MAX_GAMES:
+        raise SimulationError(f"--games must be at most {MAX_GAMES:,}, not {games:,}")
     cores = os.cpu_count() or 1
     if workers is None:
         return cores
@@ -520,7 +546,7 @@ def iter_chunks(
     workers = check_run(games, workers, scheduler)
     todo_ranges = missing(games, done)
     size = chunk or default_chunk(sum(b - a for a, b in todo_ranges), workers)
-    todo = [c for a, b in todo_ranges for c in chunks(b, size, a)]
+    todo = Chunks(todo_ranges, size)
     if scheduler is not None:
         return _dask_chunks(spec, todo, *_dask_client(scheduler), play)
     if workers == 1:
@@ -529,7 +555,7 @@ def iter_chunks(
 
 
 def _in_order(
-    todo: list[tuple[int, int]],
+    todo: Sequence[tuple[int, int]],
     submit: Callable[[int, int], Any],
     wait_one: Callable[[], tuple[Any, Any]],
     window: int,
@@ -564,7 +590,7 @@ def _in_order(
 
 
 def _pool_chunks(
-    spec: Spec, todo: list[tuple[int, int]], workers: int, play: Callable[..., Any]
+    spec: Spec, todo: Sequence[tuple[int, int]], workers: int, play: Callable[..., Any]
 ) -> Iterator[list[dict[str, Any]]]:
     from interpreter.workers import Pool
 
@@ -596,7 +622,7 @@ def _dask_client(scheduler: str | Any) -> tuple[Any, bool]:
 
 
 def _dask_chunks(
-    spec: Spec, todo: list[tuple[int, int]], client: Any, own: bool, play: Callable[..., Any]
+    spec: Spec, todo: Sequence[tuple[int, int]], client: Any, own: bool, play: Callable[..., Any]
 ) -> Iterator[list[dict[str, Any]]]:
     from distributed import KilledWorker, wait
 

@@ -7,6 +7,8 @@ import pytest
 from pandas.testing import assert_frame_equal
 
 from interpreter.simulate import (
+    MAX_GAMES,
+    Chunks,
     SimulationError,
     hand_seed,
     iter_records,
@@ -101,6 +103,23 @@ def test_bad_input_is_a_simulation_error(tmp_path):
         run(agents="random,random,simple")
     with pytest.raises(SimulationError, match=r"\.parquet, \.csv or \.jsonl"):
         run(out=tmp_path / "r.xlsx")
+
+
+def test_the_chunks_of_a_run_are_made_when_needed():
+    """Ten billion hands are 200 million chunks: none is made before it is played."""
+    everything = Chunks([(0, MAX_GAMES)], 50)
+    assert len(everything) == 200_000_000 and len(everything.parts) == 1
+    last = everything[len(everything) - 1]
+    assert everything[0] == (0, 50) and last == (MAX_GAMES - 49, MAX_GAMES)
+    gaps = Chunks([(0, 7), (9, 9), (12, 20)], 3)  # a resumed run: only the hands missing
+    assert list(gaps) == [(0, 3), (3, 6), (6, 7), (12, 15), (15, 18), (18, 20)]
+    with pytest.raises(IndexError):
+        gaps[6]
+
+
+def test_more_hands_than_a_run_can_number_is_an_error():
+    with pytest.raises(SimulationError, match="--games must be at most 9,999,999,999"):
+        run(games=10**23, workers=1)
 
 
 def test_zero_games_is_an_empty_table():
