@@ -170,6 +170,10 @@ def make_spec(
         raise SimulationError(f"{len(names)} agents for {players} seats: give 1 or {players}")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise SimulationError(f"the seed must be an integer, not {seed!r}")
+    if not -(2**63) <= seed < 2**63:  # the rows and files keep it as a 64-bit integer
+        raise SimulationError(
+            f"--seed must be from {-(2**63):,} to {2**63 - 1:,} (64 bits), not {seed:,}"
+        )
     return Spec(ref, tuple(settings), preset, seed, tuple(names)), loaded
 
 

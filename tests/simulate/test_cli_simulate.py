@@ -108,6 +108,7 @@ def test_errors_exit_1_without_traceback(tmp_path):
     assert ".parquet, .csv or .jsonl" in _fails("sichuan/blog5", "--out", str(tmp_path / "r.xls"))
     assert "--games" in _fails("sichuan/blog5", "--games", "-5")
     assert "--games must be at most" in _fails("sichuan/blog5", "--games", str(10**23))
+    assert "(64 bits)" in _fails("sichuan/blog5", "--games", "2", "--seed", str(2**63))
     assert "--top" in _fails("sichuan/blog5", "--games", "2", "--top", "-1")
     assert "Dask scheduler" in _fails(
         "sichuan/blog5", "--games", "2", "--scheduler", "tcp://127.0.0.1:9"

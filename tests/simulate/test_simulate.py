@@ -103,6 +103,15 @@ def test_bad_input_is_a_simulation_error(tmp_path):
         run(agents="random,random,simple")
     with pytest.raises(SimulationError, match=r"\.parquet, \.csv or \.jsonl"):
         run(out=tmp_path / "r.xlsx")
+    with pytest.raises(SimulationError, match=r"--seed must be from .* \(64 bits\)"):
+        run(seed=2**63, out=tmp_path / "r.parquet")  # a Parquet column of 64-bit integers
+
+
+def test_the_seeds_at_the_ends_of_64_bits_are_kept(tmp_path):
+    for seed in (-(2**63), 2**63 - 1):
+        out = tmp_path / f"{seed}.parquet"
+        run(games=2, seed=seed, workers=1, out=out)
+        assert list(read_results(out)["master_seed"]) == [seed, seed]
 
 
 def test_the_chunks_of_a_run_are_made_when_needed():
