@@ -742,8 +742,8 @@ def _set_option(side: str) -> Callable[[F], F]:
 def _analysis(
     run: Callable[[], Comparison | Sweep | Tactics | Tuned], plot: str | None
 ) -> Comparison | Sweep | Tactics | Tuned:
-    """Run a comparison, a sweep, a tactics table or a tuning, or exit: 1 on invalid input, 130 on
-    Ctrl-C."""
+    """Run a comparison, a sweep, a tactics table or a tuning, or exit: 1 on invalid input, 128
+    + the signal on Ctrl-C (130), SIGTERM or SIGHUP."""
     from dsl.problems import RulesetError
     from interpreter.compare import PlotUnavailable, pyplot
 
@@ -755,9 +755,9 @@ def _analysis(
         fail(error.format())
     except (PlotUnavailable, ValueError) as error:
         fail(str(error))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         click.echo("mjrules: interrupted", err=True)
-        sys.exit(130)
+        sys.exit(128 + getattr(stop, "signum", signal.SIGINT))
 
 
 def _report(

@@ -227,7 +227,9 @@ def tune(
                f"(best {best.value:+.3f}, trial {best.number + 1}) "
                f"{agent_name(bot, trial.user_attrs['parameters'])}")  # fmt: skip
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    # ERROR: a trial stopped by Ctrl-C (or one that fails) is raised to the caller, who tells
+    # it; Optuna's warning would print it again with a traceback
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
     study = optuna.create_study(direction="maximize", sampler=optuna.samplers.TPESampler(seed=seed))
     study.optimize(objective, n_trials=budget, callbacks=[progress])
     best = study.best_trial

@@ -4,6 +4,8 @@ writes, that file loaded by ``--agents BOT:FILE``, and files printed side by sid
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 import sys
 from itertools import pairwise
 
@@ -12,7 +14,7 @@ import yaml
 
 from interpreter.agents import PARAMS, expand_agent, read_params
 from interpreter.simulate import split_agents
-from tests.simulate.conftest import mjrules
+from tests.simulate.conftest import MJRULES, mjrules
 
 QQ, BLOG5 = "changsha/qq2014", "sichuan/blog5"
 SMALL = ["--budget", "3", "--games", "4", "--workers", "1"]
@@ -107,6 +109,27 @@ def test_a_parameter_file_not_in_utf8_is_refused_with_its_name(tmp_path):
     path.write_bytes("bot: efficiency\nparameters: {claims: né}\n".encode("latin-1"))
     with pytest.raises(ValueError, match=r"latin1\.yaml:2:\d+: file is not valid UTF-8"):
         read_params(str(path), "efficiency")
+
+
+def test_ctrl_c_in_a_trial_stops_tune_without_a_traceback(tmp_path):
+    """Optuna logs a trial that raises, with its traceback: Ctrl-C in one is told once."""
+    process = subprocess.Popen(
+        [*MJRULES, "tune", QQ, "--agents", "value", "--budget", "1000", "--games", "20",
+         "--workers", "1", "--out", str(tmp_path / "t.yaml")],
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as in a terminal
+    )  # fmt: skip
+    try:
+        assert process.stderr is not None
+        while not process.stderr.readline().startswith("trial 2/"):
+            assert process.poll() is None
+        process.send_signal(signal.SIGINT)  # in trial 3, most likely in its hands
+        said = process.stderr.read()
+        assert process.wait(timeout=60) == 130
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert "Traceback" not in said and said.endswith("mjrules: interrupted\n"), said
 
 
 def test_missing_files_and_bad_input_exit_1_without_a_traceback(tmp_path):
