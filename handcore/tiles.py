@@ -29,8 +29,16 @@ class TileError(ValueError):
         super().__init__(message)
 
     def pointer(self) -> str:
-        """The text with a caret under the offending position, for people."""
-        return f"  {self.text}\n  {' ' * display_width(self.text[: self.position])}^"
+        """The text with a caret under the offending position, for people; of a long text,
+        the ``POINTER_CHARS`` around the position, the rest cut (``…``)."""
+        start = max(0, min(self.position - POINTER_CHARS // 2, len(self.text) - POINTER_CHARS))
+        end = start + POINTER_CHARS
+        before = ("…" if start else "") + self.text[start : self.position]
+        after = self.text[self.position : end] + ("…" if end < len(self.text) else "")
+        return f"  {before}{after}\n  {' ' * display_width(before)}^"
+
+
+POINTER_CHARS = 60
 
 
 def display_width(text: str) -> int:
@@ -375,7 +383,10 @@ def parse_with_wilds(
     each copy of ``wild`` (the tile a ruleset makes wild).  Only wilds is a hand too."""
     marks = text.count(WILD_MARK)
     rest = text.replace(WILD_MARK, " ")  # columns stay where they were, for errors
-    tiles = tileset.parse(rest, check_copies=check_copies) if rest.strip() or not marks else []
+    try:
+        tiles = tileset.parse(rest, check_copies=check_copies) if rest.strip() or not marks else []
+    except TileError as error:  # shown under the text as written, its wilds included
+        raise TileError(text, error.position, error.problem, error.expected) from None
     if wild is None:
         return tiles, marks
     return [t for t in tiles if t != wild], marks + tiles.count(wild)

@@ -100,6 +100,18 @@ def test_advise_reads_the_rulesets_own_wild_tile():
         (["hand", "123m 456p 78s 11m 9s **", "--visible", "***"], "2 wild(s) held and 3 visible"),
         (["hand", "123m 456p 789s 1m *", "--wild", "1m2m"], "expected one tile"),
         (["hand", "12*m 456p 789s 1m *"], "digits '12' have no suit at column 3"),
+        (
+            ["hand", "**m 456p 789s"],
+            "column 3; expected a rank 1 to 9, or a tile character\n  **m 456p 789s\n    ^",
+        ),  # the wilds shown as written
+        (
+            ["hand", "123m " * 2000],
+            "copy 5 of 1m at column 21; expected at most 4 copies of a tile\n  "
+            + "123m " * 12
+            + "…\n"
+            + " " * 22
+            + "^\n",
+        ),  # 60 of its 10,000 characters
         (["hand", "123m 0p"], "rank 0 does not exist at column 6"),
         (["hand", "11111m 2345p 6789s"], "copy 5 of 1m"),
         (["hand", "123m"], "3 concealed tiles with 0 exposed meld(s)"),
