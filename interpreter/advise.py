@@ -203,6 +203,15 @@ def observation(
     neither dealt nor seen."""
     players = reading.facts(ruleset).rules.players
     rivers = rivers or {}
+    tileset = ruleset.tileset
+    held = tileset.counts([*hand, *(t for m in melds for t in m.tiles)])
+    shown = tileset.counts([*(visible or ()), *(t for r in rivers.values() for t in r)])
+    for tile, (h, s) in enumerate(zip(held, shown, strict=True)):
+        if h + s > tileset.copies:
+            raise AdviceError(
+                f"{tileset.name(tile)} is held {h} time(s) (hand and melds) and seen {s} "
+                f"time(s) (visible and rivers): only {tileset.copies} copies exist"
+            )
     discards = [tuple(rivers.get(q, ())) for q in range(players)]
     discards[seat] = (*discards[seat], *(visible or ()))  # seen, but not another's river
     all_melds: list[tuple[Any, ...]] = [() for _ in range(players)]

@@ -189,15 +189,17 @@ def advise(
         wild_tile = parse_wild(wild, tileset)
         if wild_tile is None and tileset.wilds:  # the ruleset's own wild tile (tiles.wilds)
             wild_tile = tileset.wilds[0]
-        discards = {}
+        discards: dict[int, tuple[list[int], int]] = {}
         for item in rivers:
             who, sep, text = item.partition(":")
             if not sep:
                 fail(f"--river {item!r}: expected SEAT:TILES")
-            discards[parse_seat(who)] = (
+            river, wilds = (
                 parse_with_wilds(tileset, text, wild_tile, check_copies=False)
                 if text.strip() else ([], 0)
             )  # fmt: skip
+            before, wilds_before = discards.get(parse_seat(who), ([], 0))  # a seat given again
+            discards[parse_seat(who)] = before + river, wilds_before + wilds
         hand, wilds = parse_with_wilds(tileset, tiles, wild_tile)
         seen, wilds_seen = (
             parse_with_wilds(tileset, visible, wild_tile, check_copies=False)

@@ -144,8 +144,14 @@ def test_cli_two_rulesets_and_json():
         (["sichuan/blog5", ISSUE_HAND, "--melds", "12m"], "meld '12m'"),
         (["sichuan/blog5", ISSUE_HAND, "--void", "z"], "--void 'z'"),
         (["nope/none", ISSUE_HAND], "no ruleset"),
+        (["sichuan/blog5", "1111m 456p 789s 23p 5p", "--visible", "1m"],
+         "1m is held 4 time(s) (hand and melds) and seen 1 time(s) (visible and rivers): "
+         "only 4 copies exist"),
+        (["sichuan/blog5", "1111m 456p 789s 23p", "--melds", "111m"], "1m is held 7 time(s)"),
+        (["sichuan/blog5", ISSUE_HAND, "--river", "南:2m", "--river", "南:222m"],
+         "2m is held 1 time(s) (hand and melds) and seen 4 time(s)"),  # one river, given twice
     ],
-)
+)  # fmt: skip
 def test_cli_errors_exit_1(args, message):
     result = run("advise", *args)
     assert result.returncode == 1
