@@ -247,14 +247,20 @@ def _with_value(option: Option, value: Any) -> Option:
 
 
 def parse_setting(
-    setting: str, options: Mapping[str, Option], problems: Problems, offset: int | None = None
+    setting: str,
+    options: Mapping[str, Option],
+    problems: Problems,
+    offset: int | None = None,
+    at: tuple[Location, Location] | None = None,
 ) -> tuple[str, Any] | None:
     """``name=value`` from the command line; problems point into the setting's text, which
-    starts at column ``offset`` of the command line (remembered by the caller)."""
+    starts at column ``offset`` of the command line (remembered by the caller), or at the
+    places of its name and value in a file (``at``: a scenario's ``options:``)."""
     file = COMMAND_LINE
-    if offset is None:
+    if offset is None and at is None:
         remember_source(file, f"--set {setting}")
         offset = len("--set ") + 1
+    offset = offset or 1
     name, sep, raw = setting.partition("=")
     name = name.strip()
     if not sep or not name:
@@ -268,7 +274,7 @@ def parse_setting(
     if option is None:
         problems.error(
             f"unknown option '{name}'",
-            Location(file, 1, offset, len(name)),
+            at[0] if at else Location(file, 1, offset, len(name)),
             expected=_declared(options),
             suggestion=nearest(name, options),
         )
@@ -278,7 +284,7 @@ def parse_setting(
     except ValueError:
         problems.error(
             f"'{raw}' is not allowed for option '{name}'",
-            Location(file, 1, offset + len(setting) - len(raw), max(1, len(raw))),
+            at[1] if at else Location(file, 1, offset + len(setting) - len(raw), max(1, len(raw))),
             expected=option.expected(),
             suggestion=_suggest(raw, option),
         )

@@ -298,6 +298,8 @@ def settle(
             fail(f"{scenario}: no ruleset: give ruleset: in the file or --ruleset")
         named_in = "" if ruleset_ref else f"{scenario}: ruleset"
         beside = None if ruleset_ref else scenario  # a path in the file is relative to it
+        if read.options:  # told at their place in the file
+            read.check_options(_load_ruleset(ref, [], None, named_in, beside).options)
         rules = _load_ruleset(ref, [*read.settings(), *settings], preset, named_in, beside)
         if rules.tileset != tileset:  # the tiles in the ruleset's play, each copy once
             read = read_scenario(scenario, rules.tileset)

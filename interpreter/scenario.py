@@ -10,9 +10,11 @@ gives the hand as a :class:`~interpreter.hand_record.HandRecord`, what settlemen
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from dsl.options import Option, parse_setting
 from dsl.problems import Location, Problems, RulesetError, nearest
 from dsl.situation import HandMeld, read_meld
 from dsl.yaml_source import Node, load_file, load_text
@@ -46,12 +48,24 @@ class Scenario:
     hand: HandRecord
     raw: dict[str, Any]
     """The plain data of the file, test-only keys included."""
+    option_places: tuple[tuple[Location, Location], ...] = ()
+    """Where each option's name and value are in the file, in the order of ``options``."""
 
     def settings(self) -> list[str]:
         """The scenario's options as ``name=value`` settings for loading the ruleset."""
         return [
             f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in self.options.items()
         ]
+
+    def check_options(self, declared: Mapping[str, Option]) -> None:
+        """Raise ScenarioError, at its place in the file, for an option the ruleset does not
+        declare or a value it does not allow (the ruleset's loader would point at a
+        ``--set`` never typed)."""
+        problems = Problems()
+        for setting, at in zip(self.settings(), self.option_places, strict=True):
+            parse_setting(setting, declared, problems, at=at)
+        if problems.has_errors:
+            raise ScenarioError(problems.items)
 
 
 def read_scenario(path: str | os.PathLike[str], tileset: TileSet = EVERY) -> Scenario:
@@ -147,6 +161,9 @@ class _Reader:
             options={} if options is None or options.kind != "map" else options.plain(),
             hand=hand,
             raw=root.plain(),
+            option_places=()
+            if options is None or options.kind != "map"
+            else tuple((options.keys[k].location, v.location) for k, v in options.value.items()),
         )
 
     # --- pieces ------------------------------------------------------------------------------

@@ -137,6 +137,19 @@ def test_bad_scenario_exits_1_without_traceback(tmp_path):
     assert run("settle", str(tmp_path / "missing.yaml")).returncode == 1
 
 
+def test_the_options_of_a_scenario_are_checked_at_their_place_in_the_file(tmp_path):
+    path = tmp_path / "options.yaml"
+    path.write_text(THREE_SUITS + "options: {zimo: jiafan, cap_fan: 99}\n")
+    result = run("settle", str(path))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert f"{path}:8:34: error: '99' is not allowed for option 'cap_fan'" in result.stderr
+    assert "--set" not in result.stderr  # never typed
+    path.write_text(THREE_SUITS + "options:\n  zimo_x: 1\n")
+    result = run("settle", str(path))
+    assert f"{path}:9:3: error: unknown option 'zimo_x'" in result.stderr
+    assert "did you mean 'zimo'?" in result.stderr
+
+
 THREE_SUITS = """\
 ruleset: sichuan/blog5
 dealer: 0
