@@ -441,6 +441,8 @@ class _Reader:
                 provider = self.seat(item.value["from"], players)
             elif kind_node.value == "direct":
                 self.error("a direct kong needs from: the seat that discarded the tile", item)
+            if provider is not None and provider == seat:
+                self.error("a player cannot make a kong on their own discard", item.value["from"])
             for role, who in (("seat", seat), ("from", provider)):
                 if who is not None and who not in in_game:
                     self.error(

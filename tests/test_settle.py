@@ -108,6 +108,11 @@ wins:
             ":8:39",
             "kongs: from 3 is not in in_game",
         ),
+        (
+            GOOD + "kongs: [{seat: 2, kind: direct, from: 2}]\n",
+            ":7:39",
+            "a player cannot make a kong on their own discard",
+        ),
     ],
 )
 def test_bad_scenarios_are_refused_with_their_place(text, where, message):
