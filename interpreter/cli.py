@@ -749,11 +749,11 @@ def _analysis(
     """Run a comparison, a sweep, a tactics table or a tuning, or exit: 1 on invalid input, 128
     + the signal on Ctrl-C (130), SIGTERM or SIGHUP."""
     from dsl.problems import RulesetError
-    from interpreter.compare import PlotUnavailable, pyplot
+    from interpreter.compare import PlotUnavailable, check_plot
 
     try:
         if plot:
-            pyplot()  # before the hands are played
+            check_plot(plot)  # before the hands are played
         return run()
     except RulesetError as error:
         fail(error.format())

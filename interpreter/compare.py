@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -658,6 +659,9 @@ def compare(
     _enough(games)
     if match_hands is not None and match_hands < 2:
         raise ValueError(f"--match-hands must be at least 2, not {match_hands}")
+    if match_hands is not None and match_hands > games:
+        raise ValueError(f"--match-hands {match_hands:,} is more than the {games:,} hands "
+                         "played: no match would be whole")  # fmt: skip
     pair = parse_skill(skill) if skill is not None else None
     loaded = [  # every input checked before a hand is played
         sim.make_spec(side.ruleset, seed, agents, side.settings, side.preset)[1] for side in (a, b)
@@ -982,6 +986,22 @@ def plot_effects(effects: Sequence[Effect], path: str, title: str) -> None:
 
 class PlotUnavailable(RuntimeError):
     """matplotlib is not installed."""
+
+
+def check_plot(path: str) -> None:
+    """Before a hand is played: matplotlib is installed, writes the format of ``path`` (its
+    extension) and the folder exists; raises PlotUnavailable or ValueError."""
+    plt = pyplot()
+    figure = plt.figure()
+    formats = figure.canvas.get_supported_filetypes()
+    plt.close(figure)
+    ext = os.path.splitext(path)[1].lstrip(".").lower()
+    if ext not in formats:
+        raise ValueError(f"--plot {path}: end the name with .png, .svg or .pdf (formats: "
+                         f"{', '.join(sorted(formats))})")  # fmt: skip
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ValueError(f"--plot {path}: there is no folder {folder}")
 
 
 def pyplot() -> Any:

@@ -164,6 +164,31 @@ def test_plot_without_matplotlib_says_what_to_install(tmp_path, monkeypatch):
     assert not plot.exists()
 
 
+@pytest.mark.parametrize(
+    ("plot", "message"),
+    [
+        ("effects.txt", "effects.txt: end the name with .png, .svg or .pdf (formats: "),
+        ("effects", "effects: end the name with .png"),
+        ("nowhere/effects.png", "there is no folder "),
+    ],
+)
+def test_a_plot_that_cannot_be_written_is_refused_before_a_hand_is_played(tmp_path, plot, message):
+    """Checked first: a scheduler that is not there would be the error otherwise."""
+    for command in (["compare", QQ], ["sweep", QQ, "--vary", "birds=4"],
+                    ["tactics", QQ, "--policy", "claims=never,helps"]):  # fmt: skip
+        result = CliRunner().invoke(cli, [*command, "--plot", str(tmp_path / plot),
+                                          "--scheduler", "tcp://127.0.0.1:9"])  # fmt: skip
+        assert result.exit_code == 1 and message in result.output, result.output
+
+
+def test_match_hands_beyond_the_hands_played_is_refused():
+    result = CliRunner().invoke(cli, ["compare", QQ, "--games", "8", "--match-hands", str(10**20)])
+    assert result.exit_code == 1
+    assert "--match-hands 100,000,000,000,000,000,000 is more than the 8 hands played" in (
+        result.output
+    )
+
+
 def test_the_same_comparison_on_one_worker_all_cores_or_dask():
     from distributed import Client, LocalCluster
 
