@@ -9,6 +9,7 @@ success, 1 on invalid input (a message on stderr), never a traceback.  Heavy mod
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -1096,6 +1097,8 @@ def tune(
         fail(f"tune takes one ruleset, not {len(targets)} (--show prints parameter files)")
     if budget is None:
         fail("give --budget N, the number of parameter settings to try")
+    if out and not os.path.isdir(os.path.dirname(os.path.abspath(out))):  # before the trials
+        fail(f"cannot write {out}: its folder does not exist")
     where = Run(workers, scheduler, chunk, progress=False)
     result = _analysis(lambda: tuning.tune(
         Setting(targets[0], settings, preset), agents, budget, games, seed,

@@ -146,6 +146,9 @@ def test_missing_files_and_bad_input_exit_1_without_a_traceback(tmp_path):
         result = mjrules(*args)
         assert result.returncode == 1 and "Traceback" not in result.stderr, (args, result.stderr)
         assert result.stderr.startswith("mjrules: error: "), result.stderr
+    said = mjrules("tune", QQ, "--agents", "value", *SMALL, "--out", str(missing.parent / "no" /
+                   "t.yaml"), "--scheduler", "tcp://127.0.0.1:9").stderr  # fmt: skip
+    assert "t.yaml: its folder does not exist" in said  # before the trials, not after
     said = mjrules("tune", QQ, "--agents", "random", *SMALL).stderr
     assert "the random bot has no parameters to tune" in said
     assert "cannot read the parameter file" in mjrules(
