@@ -302,6 +302,14 @@ class Ruleset:
     def option_values(self) -> dict[str, Any]:
         return {name: option.value for name, option in self.options.items()}
 
+    def unplayable(self) -> str | None:
+        """Why this ruleset cannot be played or settled (an abstract base leaves rules to
+        those that extend it, and its hands would fail midway), or None."""
+        if not self.get("ruleset.abstract"):
+            return None
+        return (f"{self.id} is abstract (ruleset.abstract: true): a base that other rulesets "
+                "extend, with rules left out; name a ruleset that extends it")  # fmt: skip
+
 
 # --- Loading ----------------------------------------------------------------------------------
 

@@ -347,11 +347,8 @@ def _load_ruleset(
         rules = load(ref, settings=settings, preset=preset, relative_to=relative_to)
     except RulesetError as error:
         fail(error.format())
-    if rules.get("ruleset.abstract"):
-        fail(
-            f"{named_in or rules.path}: {rules.id} is abstract (ruleset.abstract: true): a base "
-            "that other rulesets extend, with rules left out; name a ruleset that extends it"
-        )
+    if why := rules.unplayable():
+        fail(f"{named_in or rules.path}: {why}")
     return rules
 
 

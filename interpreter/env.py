@@ -185,11 +185,8 @@ def encode(game: Game, seat: int) -> np.ndarray:
 
 def _load(ruleset: str | Ruleset, settings: Sequence[str]) -> Ruleset:
     loaded = ruleset if isinstance(ruleset, Ruleset) else load(ruleset, settings=settings)
-    if loaded.get("ruleset.abstract"):
-        raise ValueError(
-            f"{loaded.id} is abstract (ruleset.abstract: true): a base that other rulesets"
-            " extend, with rules left out; name a ruleset that extends it"
-        )
+    if why := loaded.unplayable():
+        raise ValueError(why)
     return loaded
 
 

@@ -149,6 +149,8 @@ def make_spec(
     else:
         loaded = load(str(ruleset), settings=settings, preset=preset)
         ref = portable_ref(str(ruleset))
+    if why := loaded.unplayable():
+        raise SimulationError(why)
     try:
         names = split_agents(agents if isinstance(agents, str) else ",".join(agents), loaded)
     except ValueError as error:

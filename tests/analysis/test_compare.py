@@ -181,6 +181,22 @@ def test_a_plot_that_cannot_be_written_is_refused_before_a_hand_is_played(tmp_pa
         assert result.exit_code == 1 and message in result.output, result.output
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["compare", QQ, "changsha/base"],
+        ["sweep", "changsha/base", "--vary", "all"],
+        ["tactics", QQ, "changsha/base", "--policy", "claims=never,helps"],
+        ["tune", "changsha/base", "--budget", "1"],
+    ],
+)
+def test_an_abstract_ruleset_is_refused_before_a_hand_is_played(args):
+    """Its hands would fail midway (tactics and tune ended in a TypeError)."""
+    result = CliRunner().invoke(cli, [*args, "--scheduler", "tcp://127.0.0.1:9"])
+    assert result.exit_code == 1, result.output
+    assert "changsha/base is abstract (ruleset.abstract: true)" in result.output
+
+
 def test_match_hands_beyond_the_hands_played_is_refused():
     result = CliRunner().invoke(cli, ["compare", QQ, "--games", "8", "--match-hands", str(10**20)])
     assert result.exit_code == 1
