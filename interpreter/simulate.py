@@ -743,7 +743,12 @@ class Writer:
         except FileNotFoundError:
             run = None  # stopped before its first chunk
         except (OSError, ValueError) as error:
-            raise SimulationError(f"cannot resume from {self.folder}: {error}") from None
+            raise SimulationError(
+                f"cannot resume from {self.folder}: {RUN_FILE}: {error}"
+            ) from None
+        if run is not None and not (isinstance(run, dict) and isinstance(run.get("spec"), dict)):
+            raise SimulationError(f"cannot resume from {self.folder}: {RUN_FILE} does not "
+                                  "describe a run (format and spec)")  # fmt: skip
         if run is not None and run != {"format": self.format, "spec": self.run}:
             raise SimulationError(
                 f"cannot resume from {self.folder}: it holds a run of {_describe(run)}, "
@@ -792,7 +797,14 @@ class Writer:
     def read_back(self) -> Iterator[list[dict[str, Any]]]:
         """The rows already on disk when the writer was made (resume), part by part."""
         for a, b in list(self.ranges):
-            yield from _read_rows(self._part(a, b), self.format)
+            part = self._part(a, b)
+            try:
+                yield from _read_rows(part, self.format)
+            except (OSError, ValueError, KeyError) as error:  # a part changed by hand
+                raise SimulationError(
+                    f"cannot resume from {self.folder}: {os.path.basename(part)} is not a "
+                    f"{self.format} file of results ({error}); remove it to play its hands again"
+                ) from None
 
     def write(self, rows: list[dict[str, Any]]) -> None:
         """Write a chunk of rows (consecutive hands) as a part, whole or not at all."""
@@ -905,11 +917,12 @@ def _write_atomically(
 
 
 def _describe(run: dict[str, Any]) -> str:
-    spec = run.get("spec") or {}
+    spec = run["spec"]
+    agents = spec.get("agents")
     return (
         f"{spec.get('ruleset')} seed {spec.get('seed')} agents "
-        f"{','.join(spec.get('agents') or ())} settings {spec.get('settings')} "
-        f"to .{run.get('format')}"
+        f"{','.join(map(str, agents)) if isinstance(agents, list) else agents} "
+        f"settings {spec.get('settings')} to .{run.get('format')}"
     )
 
 
@@ -1096,14 +1109,14 @@ def run_to(
         writer = (
             Writer(out, players, spec_provenance(spec), spec=spec, resume=resume) if out else None
         )
+        kept = writer.ranges if writer is not None else []
+        for rows in writer.read_back() if writer is not None else ():  # before the try: a
+            sink(rows)  # part that cannot be read leaves the folder as it was, joined into no file
+            done += len(rows)
         complete = False
         try:
-            kept = writer.ranges if writer is not None else []
             if kept and kept[-1][1] > games:
                 raise SimulationError(f"{out} holds more than {games:,} hands")
-            for rows in writer.read_back() if writer is not None else ():
-                sink(rows)
-                done += len(rows)
             stream = iter_chunks(spec, games, workers, scheduler, chunk, done=kept, play=play)
             bar = tqdm(total=games, initial=done, unit="hand", smoothing=0.05,
                        dynamic_ncols=True, disable=None if progress else True)  # fmt: skip

@@ -49,3 +49,28 @@ def test_resume_fills_the_gaps_of_a_folder(tmp_path, rows):
     again.write(rows[4:8])
     again.close()
     assert list(pd.read_json(out, lines=True)["index"]) == list(range(12))
+
+
+@pytest.mark.parametrize("ext", ["parquet", "csv", "jsonl"])
+def test_a_part_changed_by_hand_stops_the_resume_and_is_left_as_it_was(tmp_path, rows, ext):
+    """Read back before anything is joined: the folder stays, and no file is made of it."""
+    out = tmp_path / f"r.{ext}"
+    spec, _ = make_spec("sichuan/blog5", 5, "random")
+    Writer(out, 4, spec=spec).write(rows[:4])  # then the process is killed: no close
+    part = tmp_path / f"r.{ext}.partial" / f"rows-0000000000-0000000004.{ext}"
+    part.write_bytes(b"a,b\n1,\xff\n")
+    said = rf"0000000004\.{ext} is not a {ext} file of results .*; remove it to play its hands"
+    with pytest.raises(SimulationError, match=said):
+        simulate("sichuan/blog5", 12, 5, "random", workers=1, out=out, progress=False,
+                 resume=True)  # fmt: skip
+    assert part.read_bytes() == b"a,b\n1,\xff\n" and not out.exists()
+
+
+@pytest.mark.parametrize("text", ["[]", '{"format": "csv", "spec": 7}', "{bad"])
+def test_a_run_file_changed_by_hand_is_named(tmp_path, rows, text):
+    out = tmp_path / "r.csv"
+    spec, _ = make_spec("sichuan/blog5", 5, "random")
+    Writer(out, 4, spec=spec).write(rows[:4])
+    (tmp_path / "r.csv.partial" / "_run.json").write_text(text)
+    with pytest.raises(SimulationError, match=r"r\.csv\.partial: _run\.json"):
+        Writer(out, 4, spec=spec, resume=True)
