@@ -59,9 +59,14 @@ def load(folder: Path, kind: str, inputs: Mapping[str, Any], rows: int) -> pd.Da
     name, described = _key(kind, inputs)
     try:
         meta = json.loads((folder / f"{name}.json").read_text("utf-8"))
-        if meta["inputs"] != described or meta["rows"] < rows:
+        if (
+            not isinstance(meta, dict) or meta.get("inputs") != described
+            or not isinstance(meta.get("rows"), int) or meta["rows"] < rows
+        ):  # fmt: skip
             return None
         table = pd.read_parquet(folder / f"{name}.parquet")
+        if list(table.columns) != meta.get("columns"):  # another table put in its place
+            return None
     except (OSError, ValueError, KeyError):  # missing, partly written or foreign: play again
         return None
     return table.head(rows).reset_index(drop=True) if len(table) >= rows else None
@@ -76,8 +81,9 @@ def store(folder: Path, kind: str, inputs: Mapping[str, Any], table: pd.DataFram
         for suffix, write in (
             (".parquet", lambda p: table.to_parquet(p, index=False)),
             (".json", lambda p: p.write_text(
-                json.dumps({"inputs": described, "rows": len(table)}, ensure_ascii=False,
-                           indent=1), "utf-8")),
+                json.dumps({"inputs": described, "rows": len(table),
+                            "columns": [str(c) for c in table.columns]},
+                           ensure_ascii=False, indent=1), "utf-8")),
         ):  # fmt: skip
             part = folder / f"{name}{suffix}.{os.getpid()}.part"
             write(part)

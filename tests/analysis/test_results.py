@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
 import pytest
 
 from interpreter import simulate
@@ -63,10 +64,20 @@ def test_a_sweep_reuses_the_reference_and_each_setting(tmp_path, monkeypatch):
     assert run() == played
 
 
-def test_a_damaged_file_is_played_again(tmp_path):
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda meta, table: meta.write_text("{"),
+        lambda meta, table: meta.write_text("[]"),
+        lambda meta, table: meta.write_text(meta.read_text().replace('"rows": 10', '"rows": "10"')),
+        lambda meta, table: pd.DataFrame({"a": range(10)}).to_parquet(table),
+    ],
+    ids=["cut", "a list", "rows as text", "another table"],
+)
+def test_a_damaged_file_is_played_again(tmp_path, damage):
     played = _compare(cache=tmp_path)
     for meta in tmp_path.glob("*.json"):
-        meta.write_text("{")
+        damage(meta, meta.with_suffix(".parquet"))
     assert _compare(cache=tmp_path) == played
     assert all(json.loads(p.read_text())["rows"] == 10 for p in tmp_path.glob("*.json"))
 
