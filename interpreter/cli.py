@@ -515,14 +515,16 @@ def replay(log: str, ruleset_ref: str | None, unicode: bool, quiet: bool) -> Non
     """
     from interpreter.engine import ReplayError
     from interpreter.engine import replay as replay_log
-    from interpreter.engine.events import read_log, settings_of
+    from interpreter.engine.events import read_log
     from interpreter.engine.narrate import narrate
+    from interpreter.engine.replay import load_logged
 
     try:
         events = read_log(log)
         rules = None
         if ruleset_ref is not None and events and events[0]["type"] == "start":
-            rules = _load_ruleset(ruleset_ref, settings_of(events[0]["options"]), None)
+            _load_ruleset(ruleset_ref, [], None)  # one that does not load, or abstract: exit
+            rules = load_logged(ruleset_ref, events[0]["options"])
         report = replay_log(events, rules)
     except OSError as error:
         fail(f"cannot read {log}: {error.strerror}")

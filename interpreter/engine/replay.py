@@ -40,6 +40,25 @@ def _hands(events: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     return hands
 
 
+def load_logged(ref: str, options: dict[str, Any]) -> Ruleset:
+    """``ref`` with the option values of a log's ``start`` event; raises ReplayError naming
+    an option it does not declare or a value it does not allow (as the log's, where the
+    ruleset's loader would point at a ``--set`` never typed), RulesetError when ``ref``
+    itself does not load."""
+    declared = load(ref).options
+    for setting in settings_of(options):
+        name, _, text = setting.partition("=")
+        if name not in declared:
+            raise ReplayError(f"the log's options: {ref} has no option {name!r} (its options: "
+                              f"{', '.join(declared) or 'none'})")  # fmt: skip
+        try:
+            declared[name].parse(text)
+        except ValueError:
+            raise ReplayError(f"the log's options: {name}={text} is not allowed by {ref}: "
+                              f"expected {declared[name].expected()}") from None  # fmt: skip
+    return load(ref, settings=settings_of(options))
+
+
 def find_ruleset(start: dict[str, Any]) -> Ruleset:
     """The ruleset a hand was played with: its id on the search path, else the file the log
     names.  A file named by the log is used only if its content hash is the logged one, and
@@ -48,10 +67,14 @@ def find_ruleset(start: dict[str, Any]) -> Ruleset:
     logged = start.get("ruleset_sha256")
     path = start.get("ruleset_file")
     try:
-        found = load(start["ruleset"], settings=settings)
+        found = load_logged(start["ruleset"], start["options"])
     except RulesetError as error:
         if not path:
             raise ReplayError(f"the log's ruleset does not load:\n{error.format()}") from None
+        found = None
+    except ReplayError:
+        if not path:
+            raise
         found = None
     if found is not None and (not path or found.sha256 == logged):
         return found

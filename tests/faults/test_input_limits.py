@@ -266,9 +266,21 @@ def test_random_start_events_never_raise_a_traceback(data, events: list[dict]) -
 
 
 def test_a_log_played_with_an_unknown_option_value_gets_a_message(events: list[dict]) -> None:
+    """Told as the log's options, not as a ``--set`` never typed."""
     start = {**events[0], "options": {**events[0]["options"], "birds": 3}}
-    with pytest.raises(ReplayError, match="does not load"):
+    with pytest.raises(ReplayError, match="the log's options: birds=3 is not allowed by "
+                       "changsha/qq2014: expected one of 0, 1, 2, 4, 6"):  # fmt: skip
         replay([start, *events[1:]])
+
+
+def test_a_log_replayed_with_rules_lacking_its_options_says_so(
+    events: list[dict], tmp_path: Path
+) -> None:
+    log = tmp_path / "game.jsonl"
+    log.write_text(to_jsonl(events), encoding="utf-8")
+    said = refused(mjrules("replay", str(log), "--ruleset", "sichuan/blog5", cwd=tmp_path))
+    assert "does not replay: the log's options: sichuan/blog5 has no option 'bird_effect'" in said
+    assert "--set" not in said
 
 
 def test_an_action_for_a_seat_out_of_the_table_gets_a_message(events: list[dict]) -> None:
