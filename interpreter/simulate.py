@@ -619,6 +619,9 @@ def _dask_client(scheduler: str | Any) -> tuple[Any, bool]:
         return Client(scheduler, timeout="5s"), True
     except (OSError, TimeoutError) as error:
         raise SimulationError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    except ValueError as error:  # raised by the address before anything is reached
+        raise SimulationError(f"--scheduler {scheduler}: not an address such as "
+                              f"tcp://host:8786 ({error})") from None  # fmt: skip
     except Exception as error:  # whatever answers there, it is not Dask
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise SimulationError(

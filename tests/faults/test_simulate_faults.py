@@ -248,6 +248,14 @@ def test_a_service_that_is_not_dask_on_the_scheduler_port(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.parametrize("address", ["notaurl", "tcp://host:abc", "foo://host:8786"])
+def test_a_scheduler_address_that_is_none_says_so(tmp_path, address):
+    """Nothing answered: the address itself is wrong, not the service behind it."""
+    result = mjrules(*fault.RUN, "--games", "2", "--scheduler", address)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert f"--scheduler {address}: not an address such as tcp://host:8786 (" in result.stderr
+
+
 def test_an_error_in_a_worker_reaches_the_caller_as_itself():
     spec = sim.Spec("nowhere/nothing", (), None, 1, ("random",) * 4)  # fails in the workers only
     with pytest.raises(RulesetError, match="nowhere/nothing"):
