@@ -834,6 +834,12 @@ def sweep(
     if wrong:
         raise ValueError(f"unknown metric {wrong[0]!r}; metrics are {', '.join(known)}, "
                          "hand_type:ID")  # fmt: skip
+    types = hand_names(loaded)
+    for m in chosen:  # a hand type it lacks would show an empty table
+        kind, _, id_ = m.partition(":")
+        if kind == "hand_type" and id_ not in types:
+            raise ValueError(f"--metric {m}: {loaded.id} has no hand type {id_!r}; its ids: "
+                             f"{', '.join(types)}")  # fmt: skip
     settings = {
         (name, v): Setting(base.ruleset, (*base.settings, f"{name}={v}"), base.preset)
         for name, vs in values.items()

@@ -147,6 +147,10 @@ def test_sweep_plays_each_value_once_however_often_it_is_named():
             "--vary birds=4: only the reference value",
         ),
         (["sweep", QQ, "--vary", "birds=0", "--metric", "nope"], "unknown metric 'nope'"),
+        (
+            ["sweep", QQ, "--vary", "birds=0", "--metric", "hand_type:nope"],
+            "--metric hand_type:nope: changsha/qq2014 has no hand type 'nope'; its ids: pinghu, ",
+        ),
     ],
 )
 def test_bad_input_is_a_message(args, message):
