@@ -10,7 +10,7 @@ gives the hand as a :class:`~interpreter.hand_record.HandRecord`, what settlemen
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +50,8 @@ class Scenario:
     """The plain data of the file, test-only keys included."""
     option_places: tuple[tuple[Location, Location], ...] = ()
     """Where each option's name and value are in the file, in the order of ``options``."""
+    choice_places: tuple[tuple[str, Location], ...] = ()
+    """Each choice of ``choices:`` and where its name is in the file."""
 
     def settings(self) -> list[str]:
         """The scenario's options as ``name=value`` settings for loading the ruleset."""
@@ -64,6 +66,21 @@ class Scenario:
         problems = Problems()
         for setting, at in zip(self.settings(), self.option_places, strict=True):
             parse_setting(setting, declared, problems, at=at)
+        if problems.has_errors:
+            raise ScenarioError(problems.items)
+
+    def check_choices(self, declared: Sequence[str]) -> None:
+        """Raise ScenarioError, at its place in the file, for a choice the ruleset does not
+        declare: no rule would read its values (a misspelt one would leave the default)."""
+        problems = Problems()
+        for name, where in self.choice_places:
+            if name not in declared:
+                problems.error(
+                    f"choices: the ruleset has no choice {name!r}", where,
+                    expected=f"one of its choices: {', '.join(declared)}" if declared
+                    else "none: the ruleset declares no choices",
+                    suggestion=nearest(name, declared),
+                )  # fmt: skip
         if problems.has_errors:
             raise ScenarioError(problems.items)
 
@@ -133,7 +150,8 @@ class _Reader:
         visible = self.tiles_list(root.value.get("visible"))
         wilds = root.value.get("wilds")
         chosen = None if wilds is None else tuple(t for t, _ in self.tiles_list(wilds))
-        choices = self.choices(root.value.get("choices"), players)
+        choices_node = root.value.get("choices")
+        choices = self.choices(choices_node, players)
         self.consistent(wins, unfinished, in_game, in_game_node)
         self.penalties_consistent(root, penalties, unfinished, in_game)
         self.copies(wins, birds, unfinished)
@@ -164,6 +182,7 @@ class _Reader:
             option_places=()
             if options is None or options.kind != "map"
             else tuple((options.keys[k].location, v.location) for k, v in options.value.items()),
+            choice_places=tuple((k, choices_node.keys[k].location) for k in choices),
         )
 
     # --- pieces ------------------------------------------------------------------------------

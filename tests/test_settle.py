@@ -155,6 +155,17 @@ def test_the_options_of_a_scenario_are_checked_at_their_place_in_the_file(tmp_pa
     assert "did you mean 'zimo'?" in result.stderr
 
 
+def test_a_choice_the_ruleset_lacks_is_refused_at_its_place(tmp_path):
+    """A misspelt choice would leave every seat at the default, silently."""
+    path = tmp_path / "choices.yaml"
+    path.write_text(GOOD.replace("changsha/qq2014", "house/changsha_piao")
+                    + "choices: {paio: [0, 2, 1, 3]}\n")  # fmt: skip
+    result = run("settle", str(path))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert f"{path}:7:11: error: choices: the ruleset has no choice 'paio'" in result.stderr
+    assert "did you mean 'piao'?" in result.stderr
+
+
 THREE_SUITS = """\
 ruleset: sichuan/blog5
 dealer: 0
