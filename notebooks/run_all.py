@@ -2,7 +2,7 @@
 
     PYTHONPATH=. python notebooks/run_all.py      # every notebook, 20,000 hands a setting
     PYTHONPATH=. python notebooks/run_all.py --hands 1000 seed_claims.ipynb
-    PYTHONPATH=. python notebooks/run_all.py --results ~/mjrules-results option_effects.ipynb
+    PYTHONPATH=. python notebooks/run_all.py --results ~/mjrules-results option_effects_hunan.ipynb
 
 Each notebook reads the hands per setting from ``MJRULES_NOTEBOOK_HANDS`` and the worker
 processes from ``MJRULES_NOTEBOOK_WORKERS``; this script sets both (by default 20,000 hands,
