@@ -213,13 +213,17 @@ def apply(
     preset: str | None,
     settings: Iterable[str],
     problems: Problems,
+    flags: tuple[str, str] = ("--set", "--preset"),
 ) -> dict[str, Option]:
-    """Options with their values after the preset and ``--set name=value`` settings."""
+    """Options with their values after the preset and ``--set name=value`` settings;
+    problems quote them with ``flags`` (``--set-b``, ``--preset-b`` for one side of a
+    comparison)."""
+    set_flag, preset_flag = flags
     values = {name: option.value for name, option in options.items()}
     settings = list(settings)
-    words = [f"--set {setting}" for setting in settings]
+    words = [f"{set_flag} {setting}" for setting in settings]
     if preset:
-        words.append(f"--preset {preset}")
+        words.append(f"{preset_flag} {preset}")
     line = " ".join(words)
     remember_source(COMMAND_LINE, line)
     if preset:
@@ -235,8 +239,8 @@ def apply(
             values.update(preset_values[preset])
     column = 1
     for setting in settings:
-        parsed = parse_setting(setting, options, problems, column + len("--set "))
-        column += len(f"--set {setting} ")
+        parsed = parse_setting(setting, options, problems, column + len(f"{set_flag} "))
+        column += len(f"{set_flag} {setting} ")
         if parsed:
             values[parsed[0]] = parsed[1]
     return {name: _with_value(option, values[name]) for name, option in options.items()}

@@ -890,6 +890,8 @@ def compare(
     from interpreter.compare import Run, Setting
     from interpreter.compare import compare as run
 
+    _check_side("a", ruleset_a, settings, preset, settings_a, preset_a)
+    _check_side("b", ruleset_b or ruleset_a, settings, preset, settings_b, preset_b)
     a = Setting(ruleset_a, (*settings, *settings_a), preset_a or preset)
     b = Setting(ruleset_b or ruleset_a, (*settings, *settings_b), preset_b or preset)
     where = Run(workers, scheduler, chunk, cache=_cache_folder(cache, no_cache))
@@ -900,6 +902,36 @@ def compare(
         f"{x}: {' '.join((s.ruleset, *s.settings))}" for x, s in (("B", b), ("A", a))
     )
     _report(result, as_json, plot, f"{title}\n{games:,} hands, seed {seed}, bots {agents}")
+
+
+def _check_side(
+    side: str,
+    ruleset: str,
+    settings: Sequence[str],
+    preset: str | None,
+    own_settings: Sequence[str],
+    own_preset: str | None,
+) -> None:
+    """Check one side's options against its ruleset: --set and --preset (unless its own
+    --preset-a/-b replaces it), then its --set-a/-b and --preset-a/-b, so that an error names
+    the side and the flag at fault.  A ruleset that does not load is left to the comparison
+    to report."""
+    from dsl import options
+    from dsl.problems import Problems, RulesetError
+    from dsl.ruleset import load
+
+    try:
+        rules = load(ruleset, compile=False)
+    except RulesetError:
+        return
+    problems = Problems()
+    shared = None if own_preset else preset
+    options.apply(rules.options, rules.presets, shared, settings, problems)
+    if not problems.has_errors:
+        own = (f"--set-{side}", f"--preset-{side}")
+        options.apply(rules.options, rules.presets, own_preset, own_settings, problems, own)
+    if problems.has_errors:
+        fail(f"{side.upper()} ({ruleset}): {RulesetError(problems.items).format()}")
 
 
 @cli.command()

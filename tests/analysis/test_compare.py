@@ -135,6 +135,26 @@ def test_sweep_plays_each_value_once_however_often_it_is_named():
     ("args", "message"),
     [
         (["compare", QQ, "--set-a", "nope=1"], "unknown option 'nope'"),
+        (
+            ["compare", QQ, "--set-b", "birdz=2"],
+            "B (changsha/qq2014): <command line>:1:9: error: unknown option 'birdz'\n"
+            "    --set-b birdz=2\n            ^^^^^",
+        ),
+        (
+            ["compare", QQ, "--set-a", "birds=3"],
+            "A (changsha/qq2014): <command line>:1:15: "
+            "error: '3' is not allowed for option 'birds'\n    --set-a birds=3",
+        ),
+        (
+            ["compare", QQ, "--preset", "tame", "--preset-b", "nope"],
+            "B (changsha/qq2014): <command line>:1:12: error: unknown preset 'nope'\n"
+            "    --preset-b nope",
+        ),
+        (
+            ["compare", QQ, "sichuan/blog5", "--set", "birds=2"],
+            "B (sichuan/blog5): <command line>:1:7: error: unknown option 'birds'\n"
+            "    --set birds=2",
+        ),
         (["compare", QQ, "--games", "1"], "--games must be at least 2"),
         (["compare", QQ, "--agents", "nobody"], "unknown agent 'nobody'"),
         (["compare", "nowhere/none"], "nowhere/none"),
