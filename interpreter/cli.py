@@ -304,7 +304,7 @@ def settle(
         rules = _load_ruleset(ref, [*read.settings(), *settings], preset, named_in, beside)
         if rules.tileset != tileset:  # the tiles in the ruleset's play, each copy once
             read = read_scenario(scenario, rules.tileset)
-        read.check_choices(list(rules.get("choices") or {}))
+        read.check_choices(rules)
         result = settle_hand(rules, read.hand)
     except RulesetError as error:
         fail(error.format())

@@ -10,15 +10,17 @@ gives the hand as a :class:`~interpreter.hand_record.HandRecord`, what settlemen
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from dsl.options import Option, parse_setting
 from dsl.problems import Location, Problems, RulesetError, nearest
+from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld, read_meld
 from dsl.yaml_source import Node, load_file, load_text
 from handcore.tiles import EVERY, STANDARD, Tile, TileError, TileSet
+from interpreter import choices
 from interpreter.hand_record import CONTEXTS, KONG_KINDS, HandRecord, Kong, Unfinished, Win
 
 FORMAT_VERSION = 1
@@ -50,8 +52,9 @@ class Scenario:
     """The plain data of the file, test-only keys included."""
     option_places: tuple[tuple[Location, Location], ...] = ()
     """Where each option's name and value are in the file, in the order of ``options``."""
-    choice_places: tuple[tuple[str, Location], ...] = ()
-    """Each choice of ``choices:`` and where its name is in the file."""
+    choice_places: tuple[tuple[str, Location, tuple[Location, ...]], ...] = ()
+    """Each choice of ``choices:``, where its name is in the file and where each seat's
+    value is."""
 
     def settings(self) -> list[str]:
         """The scenario's options as ``name=value`` settings for loading the ruleset."""
@@ -69,20 +72,46 @@ class Scenario:
         if problems.has_errors:
             raise ScenarioError(problems.items)
 
-    def check_choices(self, declared: Sequence[str]) -> None:
+    def check_choices(self, ruleset: Ruleset) -> None:
         """Raise ScenarioError, at its place in the file, for a choice the ruleset does not
-        declare: no rule would read its values (a misspelt one would leave the default)."""
+        declare (no rule would read its values: a misspelt one would leave the default), or
+        a seat's value that is neither among the values the choice offers that seat nor its
+        default (the rules would read a stake or a suit no player could choose)."""
+        found = {c.name: c for c, _ in choices.declared(ruleset)}
         problems = Problems()
-        for name, where in self.choice_places:
-            if name not in declared:
+        for name, where, value_places in self.choice_places:
+            choice = found.get(name)
+            if choice is None:
                 problems.error(
                     f"choices: the ruleset has no choice {name!r}", where,
-                    expected=f"one of its choices: {', '.join(declared)}" if declared
+                    expected=f"one of its choices: {', '.join(found)}" if found
                     else "none: the ruleset declares no choices",
-                    suggestion=nearest(name, declared),
+                    suggestion=nearest(name, found),
                 )  # fmt: skip
+            elif not choice.tiles:  # tiles set aside are any the hand held
+                for seat, at in enumerate(value_places):
+                    self._check_value(ruleset, choice, seat, at, problems)
         if problems.has_errors:
             raise ScenarioError(problems.items)
+
+    def _check_value(
+        self, ruleset: Ruleset, choice: choices.Choice, seat: int, at: Location, problems: Problems
+    ) -> None:
+        """One seat's value of a choice of values; ``true`` is not taken for 1."""
+        base = choices.situation(ruleset, seat, self.hand.dealer, self.hand.players,
+                                 chosen=self.hand.choices)  # fmt: skip
+        offered = sorted(choice.values(base))
+        value = self.hand.choices[choice.name][seat]
+        allowed = {(type(v), v) for v in (*offered, choices.default(choice, base))}
+        if (type(value), value) in allowed:
+            return
+        written = self.raw["choices"][choice.name][seat]
+        written = str(written).lower() if isinstance(written, bool) else written
+        shown = ", ".join(choices.text(choice, v) for v in offered)
+        problems.error(
+            f"choice {choice.name!r}: seat {seat} cannot choose {written}", at,
+            expected=f"one of {shown}" if shown else "none: no value is offered",
+        )  # fmt: skip
 
 
 def read_scenario(path: str | os.PathLike[str], tileset: TileSet = EVERY) -> Scenario:
@@ -151,7 +180,7 @@ class _Reader:
         wilds = root.value.get("wilds")
         chosen = None if wilds is None else tuple(t for t, _ in self.tiles_list(wilds))
         choices_node = root.value.get("choices")
-        choices = self.choices(choices_node, players)
+        chosen_values = self.choices(choices_node, players)
         self.consistent(wins, unfinished, in_game, in_game_node)
         self.penalties_consistent(root, penalties, unfinished, in_game)
         self.copies(wins, birds, unfinished)
@@ -169,7 +198,7 @@ class _Reader:
             unfinished=tuple(unfinished),
             visible=tuple(t for t, _ in visible),
             **table,
-            choices=choices,
+            choices=chosen_values,
             wilds=chosen,
             **penalties,
         )
@@ -182,7 +211,14 @@ class _Reader:
             option_places=()
             if options is None or options.kind != "map"
             else tuple((options.keys[k].location, v.location) for k, v in options.value.items()),
-            choice_places=tuple((k, choices_node.keys[k].location) for k in choices),
+            choice_places=tuple(
+                (
+                    k,
+                    choices_node.keys[k].location,
+                    tuple(v.location for v in choices_node.value[k].value),
+                )
+                for k in chosen_values
+            ),
         )
 
     # --- pieces ------------------------------------------------------------------------------

@@ -166,6 +166,37 @@ def test_a_choice_the_ruleset_lacks_is_refused_at_its_place(tmp_path):
     assert "did you mean 'piao'?" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("chosen", "col", "shown"),
+    [("[0, 2, 1, 7]", 27, "7"), ("[0, true, 1, 3]", 21, "true"), ("[0, 2, 5m, 3]", 24, "5m")],
+)
+def test_a_choice_value_the_ruleset_does_not_offer_is_refused_at_its_place(
+    tmp_path, chosen, col, shown
+):
+    """A stake of 7 where 飘 offers 0 to 3 (or true, read as 1) would be settled as given."""
+    path = tmp_path / "choices.yaml"
+    path.write_text(GOOD.replace("changsha/qq2014", "house/changsha_piao")
+                    + f"choices: {{piao: {chosen}}}\n")  # fmt: skip
+    result = run("settle", str(path))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    seat = chosen.strip("[]").split(", ").index(shown)
+    assert (f"{path}:7:{col}: error: choice 'piao': seat {seat} cannot choose {shown}\n"
+            in result.stderr)  # fmt: skip
+    assert "expected: one of 0, 1, 2, 3" in result.stderr
+
+
+def test_a_void_suit_is_one_of_the_suits_in_play(tmp_path):
+    path = tmp_path / "void.yaml"
+    one_suit = GOOD.replace("changsha/qq2014", "sichuan/blog5") + "options: {dingque: true}\n"
+    path.write_text(one_suit + "choices: {void: [m, p, m, 3]}\n")
+    result = run("settle", str(path))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert f"{path}:8:27: error: choice 'void': seat 3 cannot choose 3" in result.stderr
+    assert "expected: one of m, p, s" in result.stderr
+    path.write_text(one_suit + "choices: {void: [m, p, m, p]}\n")
+    assert run("settle", str(path)).returncode == 0
+
+
 THREE_SUITS = """\
 ruleset: sichuan/blog5
 dealer: 0
