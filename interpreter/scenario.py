@@ -183,7 +183,7 @@ class _Reader:
         chosen_values = self.choices(choices_node, players)
         self.consistent(wins, unfinished, in_game, in_game_node)
         self.penalties_consistent(root, penalties, unfinished, in_game)
-        self.copies(wins, birds, unfinished)
+        self.copies(wins, birds, unfinished, visible)
         if self.problems.has_errors:
             raise ScenarioError(self.problems.items)
         hand = HandRecord(
@@ -551,12 +551,21 @@ class _Reader:
             seen.add(hand.seat)
 
     def copies(
-        self, wins: list[Win], birds: list[tuple[Tile, Node]], unfinished: list[Unfinished]
+        self,
+        wins: list[Win],
+        birds: list[tuple[Tile, Node]],
+        unfinished: list[Unfinished],
+        visible: list[tuple[Tile, Node]],
     ) -> None:
-        """No tile may appear more often than it exists, across hands, melds and birds.
+        """No tile may appear more often than it exists, across hands, melds, birds and the
+        tiles face up (``visible``).  Those may list the exposed melds given in ``wins`` and
+        ``unfinished`` (docs/SCENARIO.md), so a visible tile counts only beyond the copies
+        of it in those melds.
 
-        Reported where the count first goes over: a win, a bird, or an unfinished hand."""
+        Reported where the count first goes over: a win, a bird, an unfinished hand or a
+        visible tile."""
         groups: list[tuple[tuple[Tile, ...], Location]] = []
+        in_melds = [0] * self.tileset.kinds
         for index, win in enumerate(wins):
             # Several winners on one discard share its tile: count it once.
             shared = index > 0 and win.discarder is not None
@@ -565,6 +574,14 @@ class _Reader:
         groups.extend(((tile,), node.location) for tile, node in birds)
         groups.extend(((*h.concealed, *(t for m in h.melds for t in m.tiles)), h.location)
                       for h in unfinished)  # fmt: skip
+        for hand in (*wins, *unfinished):
+            for tile in (t for m in hand.melds for t in m.tiles):
+                in_melds[tile] += 1
+        for tile, node in visible:
+            if in_melds[tile]:  # a meld's tile seen face up: counted with its meld
+                in_melds[tile] -= 1
+            else:
+                groups.append(((tile,), node.location))
         counts = [0] * self.tileset.kinds
         reported: set[Tile] = set()
         for tiles, location in groups:
@@ -575,7 +592,7 @@ class _Reader:
                     reported.add(tile)
                     self.problems.error(
                         f"copy {counts[tile]} of {self.tileset.name(tile)}, counting hands, "
-                        "melds and birds",
+                        "melds, birds and visible tiles",
                         location,
                         expected=f"at most {self.tileset.copies_of(tile)} copies of a tile",
                     )

@@ -72,6 +72,11 @@ wins:
             "winning tile 9m is not in the hand",
         ),
         (GOOD + "birds: [5s, 5s, 5s]\n", ":7:13", "copy 5 of 5s"),
+        (
+            GOOD + "visible: [5s, 1m, 5s]\n",
+            ":7:19",
+            "copy 5 of 5s, counting hands, melds, birds and visible tiles",
+        ),
         (GOOD.replace("dealer: 0", "dealr: 0"), ":2:1", "did you mean 'dealer'"),
         (GOOD + "    context: [kongdraw]\n", ":7:15", "did you mean 'kong_draw'"),
         # Seats that contradict each other (issue 10).
@@ -121,6 +126,17 @@ def test_bad_scenarios_are_refused_with_their_place(text, where, message):
     report = error.value.format()
     assert f"s.yaml{where}" in report
     assert message in report
+
+
+def test_visible_tiles_count_beyond_the_exposed_melds_they_may_list():
+    """``visible`` lists every tile face up, the winner's pung 999s among them: those three
+    are counted once; a fourth 9s is the last copy, a fifth one too many."""
+    text = GOOD.replace('"123s 456s 789s 234s 55s"', '"123s 456s 234s 55s"\n    melds: [pung 999s]')
+    seen = read_scenario_text(text + "visible: [9s, 9s, 9s, 9s, 1m]\n", "s.yaml")
+    assert seen.hand.visible.count(STANDARD.parse("9s")[0]) == 4
+    with pytest.raises(ScenarioError) as error:
+        read_scenario_text(text + "visible: [9s, 9s, 9s, 9s, 9s]\n", "s.yaml")
+    assert "s.yaml:8:27: error: copy 5 of 9s" in error.value.format()
 
 
 def test_a_hand_that_does_not_win_is_refused(tmp_path):
