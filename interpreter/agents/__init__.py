@@ -121,14 +121,15 @@ PARAMS: dict[str, dict[str, Param]] = {
 def expand_agent(name: str, ruleset: Ruleset | None = None) -> str:
     """``BOT:FILE`` as ``BOT:name=value,…`` with the parameters of FILE, a parameter file
     written by ``mjrules tune``; ``name=value`` items after the file override it.
-    ``BOT:tuned`` reads the shipped file of ``ruleset`` (:func:`shipped_params`).  Other
-    names are returned unchanged.  Agent names are expanded here once, so that runs record
-    the parameters played, not a file name."""
+    ``BOT:tuned`` reads the shipped file of ``ruleset`` (:func:`shipped_params`).  Agent
+    names are expanded here once, so that runs record the parameters played, not a file
+    name, and written one way, ``BOT`` or ``BOT:name=value,…`` (``value:`` is ``value``), so
+    that the same bots are one input to the results cache."""
     base, _, spec = name.partition(":")
     items = [t.strip() for t in spec.replace(";", ",").split(",") if t.strip()]
     files = [t for t in items if "=" not in t]
     if not files:
-        return name
+        return f"{base}:" + ",".join(items) if items else base
     if len(files) > 1:
         raise ValueError(f"agent {name!r}: one parameter file at most, not {', '.join(files)}")
     if files[0] == SHIPPED_NAME:

@@ -196,6 +196,18 @@ def test_an_item_without_a_value_is_read_as_a_parameter_file():
     assert expand_agent("simple") == "simple"
 
 
+def test_an_agent_name_is_written_one_way():
+    """``simple:`` played the same games as ``simple`` but was kept apart in the results
+    cache (and named so in the summary)."""
+    from interpreter.simulate import make_spec
+
+    assert expand_agent("value:") == expand_agent("value: ;") == "value"
+    assert expand_agent("value:hazard=0.5;") == "value:hazard=0.5"
+    assert expand_agent("value:hazard=0.5; claim_margin=1") == "value:hazard=0.5,claim_margin=1"
+    assert split_agents("simple:,value:") == ["simple", "value"]
+    assert make_spec(QQ, 1, "simple:")[0].agents == make_spec(QQ, 1, "simple")[0].agents
+
+
 def test_numbers_round_trip_through_a_file(tmp_path):
     """Numbers are written as agent names read them (no exponent), and come back equal."""
     from interpreter.agents import make_agent, param_text
