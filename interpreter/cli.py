@@ -748,14 +748,17 @@ def _analysis(
     run: Callable[[], Comparison | Sweep | Tactics | Tuned], plot: str | None
 ) -> Comparison | Sweep | Tactics | Tuned:
     """Run a comparison, a sweep, a tactics table or a tuning, or exit: 1 on invalid input, 128
-    + the signal on Ctrl-C (130), SIGTERM or SIGHUP."""
+    + the signal on Ctrl-C (130), SIGTERM or SIGHUP, wherever it comes (between two runs of
+    hands too: a tuning's trials)."""
     from dsl.problems import RulesetError
     from interpreter.compare import PlotUnavailable, check_plot
+    from interpreter.simulate import Signals
 
     try:
         if plot:
             check_plot(plot)  # before the hands are played
-        return run()
+        with Signals():
+            return run()
     except RulesetError as error:
         fail(error.format())
     except (PlotUnavailable, ValueError) as error:
@@ -1100,7 +1103,8 @@ def tune(
     same seats too.  The objective is the candidate's points per hand minus the field's.
     The best parameters' gain is measured again, with a 95% CI, on --check-games new walls,
     and the parameters written to a file that --agents BOT:FILE loads in every command.
-    Progress goes to stderr.  Needs Optuna: pip install 'mjrules[tune]'.
+    Progress goes to stderr.  Ctrl-C, SIGTERM or SIGHUP stop it with the trials done and the
+    best so far, and no file written.  Needs Optuna: pip install 'mjrules[tune]'.
 
     \b
     Examples:

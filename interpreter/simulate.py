@@ -425,7 +425,7 @@ class LostHands(SimulationError):
         )
 
 
-class _Signals:
+class Signals:
     """While a run lasts, SIGINT, SIGTERM and SIGHUP raise :class:`Stopped` in the main thread,
     though not inside ``held()`` (a chunk is written and counted whole).  A signal that was
     ignored when the run began (``nohup``) stays ignored."""
@@ -435,7 +435,7 @@ class _Signals:
         self._held = False
         self._caught: int | None = None
 
-    def __enter__(self) -> _Signals:
+    def __enter__(self) -> Signals:
         import threading
 
         if threading.current_thread() is threading.main_thread():
@@ -1108,7 +1108,7 @@ def run_to(
         raise SimulationError("resuming a run needs its output file")
     done = 0
     failure: OSError | None = None
-    with _Signals() as signals:
+    with Signals() as signals:
         writer = (
             Writer(out, players, spec_provenance(spec), spec=spec, resume=resume) if out else None
         )

@@ -210,7 +210,6 @@ def tune(
         rows.sort(key=lambda r: r["index"])
         return np.array([r[agent] for r in rows], float)
 
-    reference = points(field, seed, walls)  # the same in every trial: played once
     current = _current(field)
 
     def objective(trial: Any) -> float:
@@ -231,20 +230,40 @@ def tune(
     # it; Optuna's warning would print it again with a traceback
     optuna.logging.set_verbosity(optuna.logging.ERROR)
     study = optuna.create_study(direction="maximize", sampler=optuna.samplers.TPESampler(seed=seed))
-    study.optimize(objective, n_trials=budget, callbacks=[progress])
-    best = study.best_trial
-    params = best.user_attrs["parameters"]
-    if best.number == 0:  # no trial beat the field on the tuning walls: nothing to measure
-        gain = Estimate(0.0, 0.0, 0.0, 0.0, 1.0)
-    else:
-        report(f"measuring {agent_name(bot, params)} on {check_walls:,} new walls")
-        master = check_seed(seed)
-        gain = mean_effect(points(field, master, check_walls),
-                           points(agent_name(bot, params), master, check_walls))  # fmt: skip
+    try:
+        reference = points(field, seed, walls)  # the same in every trial: played once
+        study.optimize(objective, n_trials=budget, callbacks=[progress])
+        best = study.best_trial
+        params = best.user_attrs["parameters"]
+        if best.number == 0:  # no trial beat the field on the tuning walls: nothing to measure
+            gain = Estimate(0.0, 0.0, 0.0, 0.0, 1.0)
+        else:
+            report(f"measuring {agent_name(bot, params)} on {check_walls:,} new walls")
+            master = check_seed(seed)
+            gain = mean_effect(points(field, master, check_walls),
+                               points(agent_name(bot, params), master, check_walls))  # fmt: skip
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM and SIGHUP where the caller turns them so
+        report(_stopped(study, bot, budget))
+        raise
     kept = params if gain.diff > 0 else current
     about = dict(sim.spec_provenance(spec))
     return Tuned(bot, kept, field, about, _changed(loaded), budget, walls, seed, check_walls,
                  float(best.value), gain, params)  # fmt: skip
+
+
+def _stopped(study: Any, bot: str, budget: int) -> str:
+    """What a stopped tuning run leaves: the trials done and the best of them, not measured
+    on new walls, and no parameter file."""
+    import optuna
+
+    done = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
+    if not done:
+        return f"stopped before the first of {budget} trials ended: no parameter file written"
+    best = study.best_trial
+    return (f"stopped after {len(done)} of {budget} trials: no parameter file written; the best "
+            f"so far, trial {best.number + 1}, {best.value:+.3f} points a hand on the tuning "
+            f"walls (not measured on new walls): --agents "
+            f"{agent_name(bot, best.user_attrs['parameters'])}")  # fmt: skip
 
 
 def write(tuned: Tuned, path: str, load: str = "") -> None:

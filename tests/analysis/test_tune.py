@@ -4,6 +4,7 @@ writes, that file loaded by ``--agents BOT:FILE``, and files printed side by sid
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -130,6 +131,44 @@ def test_ctrl_c_in_a_trial_stops_tune_without_a_traceback(tmp_path):
         if process.poll() is None:
             process.kill()
     assert "Traceback" not in said and said.endswith("mjrules: interrupted\n"), said
+
+
+BETWEEN_TRIALS = """\
+import os, signal, sys
+import click
+from interpreter.cli import main
+
+echo = click.echo
+
+def echo_then_stop(message=None, *args, **kwargs):  # trial 2 is done, trial 3 not begun
+    echo(message, *args, **kwargs)
+    if str(message).startswith("trial 2/"):
+        os.kill(os.getpid(), getattr(signal, os.environ["STOP_WITH"]))
+
+click.echo = echo_then_stop
+sys.argv[0] = "mjrules"
+main()
+"""
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_between_trials_says_what_is_kept(tmp_path, name):
+    """SIGTERM or SIGHUP between two trials (outside any run of hands) ended tune at once,
+    without a word."""
+    out = tmp_path / "t.yaml"
+    result = subprocess.run(
+        [sys.executable, "-c", BETWEEN_TRIALS, "tune", QQ, "--agents", "efficiency",
+         "--budget", "4", "--games", "4", "--workers", "1", "--out", str(out)],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "STOP_WITH": name},
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL),  # not nohup's
+    )  # fmt: skip
+    assert result.returncode == 128 + getattr(signal, name), result.stderr
+    assert result.stderr.endswith(
+        "stopped after 2 of 4 trials: no parameter file written; the best so far, trial 1, "
+        "+0.000 points a hand on the tuning walls (not measured on new walls): --agents "
+        "efficiency:kong_policy=no_worse,kong_option=0,claims=helps\nmjrules: interrupted\n"
+    ), result.stderr
+    assert not out.exists()
 
 
 def test_missing_files_and_bad_input_exit_1_without_a_traceback(tmp_path):
