@@ -680,6 +680,8 @@ class OutputError(SimulationError):
 
 PART = re.compile(r"rows-(\d{10})-(\d{10})\.[a-z]+")
 RUN_FILE = "_run.json"
+RUN_FILE_LIMIT = 1 << 20
+"""The most bytes a resumed run's ``RUN_FILE`` is read for: a run's spec is a few kilobytes."""
 ROW_GROUP = 10_000
 
 
@@ -739,16 +741,29 @@ class Writer:
     def _part(self, a: int, b: int) -> str:
         return os.path.join(self.folder, f"rows-{a:010d}-{b:010d}{os.path.splitext(self.path)[1]}")
 
-    def _check_folder(self) -> None:
+    def _read_run(self) -> Any:
+        """The run ``RUN_FILE`` describes (None when there is none), read bounded: a file of
+        another origin may be of any size or depth."""
+        where = f"cannot resume from {self.folder}: {RUN_FILE}"
         try:
-            with open(os.path.join(self.folder, RUN_FILE), encoding="utf-8") as handle:
-                run = json.load(handle)
+            with open(os.path.join(self.folder, RUN_FILE), "rb") as handle:
+                data = handle.read(RUN_FILE_LIMIT + 1)
         except FileNotFoundError:
-            run = None  # stopped before its first chunk
-        except (OSError, ValueError) as error:
-            raise SimulationError(
-                f"cannot resume from {self.folder}: {RUN_FILE}: {error}"
-            ) from None
+            return None  # stopped before its first chunk
+        except OSError as error:
+            raise SimulationError(f"{where}: {error.strerror or error}") from None
+        if len(data) > RUN_FILE_LIMIT:
+            raise SimulationError(f"{where} is over {RUN_FILE_LIMIT >> 20} MB: not the "
+                                  "description of a run")  # fmt: skip
+        try:
+            return json.loads(data.decode("utf-8"))
+        except RecursionError:
+            raise SimulationError(f"{where} is nested too deeply to describe a run") from None
+        except ValueError as error:  # not UTF-8, or not JSON
+            raise SimulationError(f"{where}: {error}") from None
+
+    def _check_folder(self) -> None:
+        run = self._read_run()
         if run is not None and not (isinstance(run, dict) and isinstance(run.get("spec"), dict)):
             raise SimulationError(f"cannot resume from {self.folder}: {RUN_FILE} does not "
                                   "describe a run (format and spec)")  # fmt: skip

@@ -74,3 +74,21 @@ def test_a_run_file_changed_by_hand_is_named(tmp_path, rows, text):
     (tmp_path / "r.csv.partial" / "_run.json").write_text(text)
     with pytest.raises(SimulationError, match=r"r\.csv\.partial: _run\.json"):
         Writer(out, 4, spec=spec, resume=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('"' + "a" * (1 << 20) + '"', "_run.json is over 1 MB: not the description of a run"),
+        ("[" * 100_000, "_run.json is nested too deeply to describe a run"),
+    ],
+)
+def test_a_run_file_is_read_bounded(tmp_path, rows, text, said):
+    """A run file of another origin was read whole, however large, and one nested deeply
+    ended in a RecursionError's traceback."""
+    out = tmp_path / "r.csv"
+    spec, _ = make_spec("sichuan/blog5", 5, "random")
+    Writer(out, 4, spec=spec).write(rows[:4])
+    (tmp_path / "r.csv.partial" / "_run.json").write_text(text)
+    with pytest.raises(SimulationError, match=rf"r\.csv\.partial: {said}$"):
+        Writer(out, 4, spec=spec, resume=True)
