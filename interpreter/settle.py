@@ -22,7 +22,7 @@ from dsl import syntax
 from dsl.problems import Location
 from dsl.ruleset import Ruleset
 from dsl.situation import NOBODY, POT, HandMeld, Situation
-from dsl.vocabulary import HAND_ONLY
+from dsl.vocabulary import CONSTANTS, GENERIC_FUNCTIONS, HAND_ONLY
 from handcore import shapes
 from handcore.tiles import EVERY, RANKS, Tile, TileSet
 from interpreter import prefilter
@@ -454,10 +454,38 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
         h: max(int(_answer(kind.value, told[id(s)])) for s in found_with[h])
         for h, kind in kept.items()
     }
-    scored = _set(situations[0], hand_classes=classes, hands=values)
-    total = int(ruleset.scoring["value"](scored))
+    total = _combined_value(ruleset, situations[0], classes, values)
     hands = tuple(FoundHand(h, kind.name, kind.hand_class, values[h]) for h, kind in kept.items())
     return WinResult(win.seat, win.win_tiles[0], hands, total, win.concealed, win.melds)
+
+
+def _combined_value(
+    ruleset: Ruleset, situation: Situation, classes: dict[str, str], values: dict[str, int]
+) -> int:
+    """``scoring.value`` of the hand types found (``classes``, ``values``); remembered by
+    them when it reads nothing else (hand types, classes, ``hands``, constants and generic
+    functions): most wins of a ruleset share a few combinations."""
+    combine = ruleset.scoring["value"]
+    memo = ruleset_memo(ruleset, "combined values")
+    if not memo:
+        kinds = _hand_types_of(ruleset)
+        memo[_READS_FOUND_ONLY] = combine.names <= _FOUND_ONLY | {
+            name for kind in kinds for name in (kind.id, kind.hand_class)
+        }
+    if not memo[_READS_FOUND_ONLY]:
+        return int(combine(_set(situation, hand_classes=classes, hands=values)))
+    key = tuple(values.items())
+    found = memo.get(key)
+    if found is None:
+        found = int(combine(_set(situation, hand_classes=classes, hands=values)))
+        if len(memo) < _KNOWN_LIMIT:
+            memo[key] = found
+    return found
+
+
+_READS_FOUND_ONLY = "reads the hand types found alone"
+_FOUND_ONLY = frozenset(e.name for e in (*CONSTANTS, *GENERIC_FUNCTIONS)) | {"hands"}
+"""Names that read no fact of a win but the hand types found (``hands``)."""
 
 
 def _answer(expression: Any, situation: Situation) -> Any:

@@ -164,3 +164,18 @@ def test_the_check_settles_birds_read_from_the_winning_tile(tmp_path):
     house(tmp_path, "changsha/basic", body)
     report = check(str(tmp_path / "house.yaml"), hands=(100, 40))
     assert not [f.format() for f in report.findings if f.severity == "error"]
+
+
+def test_a_combined_value_reading_how_the_hand_was_won_is_worked_out_for_each_win(tmp_path):
+    """``scoring.value`` is remembered by the hand types found when it reads nothing else;
+    one that reads ``self_draw`` must still give the same hand types two values."""
+    body = """scoring:
+  value: "(if count(big) > 0 then sum(big, value) else max(small, value)) + (if self_draw then 10 else 0)"
+"""
+    rules = house(tmp_path, "changsha/basic", body)
+    hand = "dealer: 0\nwins:\n- {seat: 1, hand: 123m 456m 789m 345p 55s, win_tile: 3p%s}\n"
+    on_discard = settled(rules, hand % ", from: 2")
+    drawn = settled(rules, hand % "")
+    assert [w.total for w in on_discard.wins] == [1]
+    assert [w.total for w in drawn.wins] == [11]
+    assert settled(rules, hand % ", from: 3").wins[0].total == 1  # and again on a discard
