@@ -285,7 +285,7 @@ def _placed(error: EvaluationError, node: Node) -> EvaluationError:
 
 def _calling(node: Node, execute: Callable[..., Any], runs: list[Run]) -> Run:
     """A call: ``execute`` of the situation and the arguments' values, placed on ``node``
-    as ``_located`` does.  One closure per arity up to two: calls are the commonest node,
+    as ``_located`` does.  One closure per arity up to three: calls are the commonest node,
     and each layer of closures costs a frame on every evaluation."""
     if not runs:
 
@@ -310,6 +310,15 @@ def _calling(node: Node, execute: Callable[..., Any], runs: list[Run]) -> Run:
         def call(f: Frame) -> Any:
             try:
                 return execute(f.situation, a(f), b(f))
+            except EvaluationError as error:
+                raise _placed(error, node) from None
+
+    elif len(runs) == 3:  # standard(pair:, melds:) with its substitutes flag, say
+        a, b, c = runs
+
+        def call(f: Frame) -> Any:
+            try:
+                return execute(f.situation, a(f), b(f), c(f))
             except EvaluationError as error:
                 raise _placed(error, node) from None
 

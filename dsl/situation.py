@@ -232,7 +232,13 @@ class Situation:
 
     @cached_property
     def suits(self) -> frozenset[int]:
-        return frozenset(tile // RANKS for tile in self.all_tiles)
+        """The suits of ``all_tiles`` (the honours as the block after the suits), read from
+        the per-suit keys and the melds without listing the tiles: a win's restrictions ask
+        it of every candidate a bot weighs."""
+        honour = hand_core().HONOUR  # an honour block's key holds this mark
+        found = {block for block, key in enumerate(self.bare[0]) if key % honour}
+        found.update(m.tile // RANKS for m in self.melds)
+        return frozenset(found)
 
     @cached_property
     def kongs(self) -> tuple[HandMeld, ...]:
@@ -240,8 +246,13 @@ class Situation:
 
     @cached_property
     def roots(self) -> tuple[Tile, ...]:
-        """Tiles held four times (根), declared as a kong or not."""
-        return tuple(t for t in self.distinct_tiles if self.held[t] == 4)
+        """Tiles held four times (根), declared as a kong or not: counted from the keys and
+        the melds without listing the tiles (a modifier may ask it of every candidate)."""
+        counts = hand_core().counts_of(self.bare[0])
+        for meld in self.melds:
+            for tile in meld.tiles:
+                counts[tile] += 1
+        return tuple(t for t, n in enumerate(counts) if n == 4)
 
     @cached_property
     def undeclared_roots(self) -> tuple[Tile, ...]:

@@ -198,21 +198,36 @@ def decompositions(keys: Keys, wilds: int = 0) -> list[Decomposition]:
         return _wild_decompositions(keys, wilds) if is_complete_with_wilds(keys, wilds) else []
     if not is_complete(keys):
         return []
-    splits = suit_splits()
-    per_suit = [splits[key] if key else (None,) for key in keys]
     result = []
-    for choice in product(*per_suit):
+    for choice in product(*[_suit_parts(suit, key) for suit, key in enumerate(keys) if key]):
         pair: Tile = -1
-        melds: list[Meld] = []
-        for suit, split in enumerate(choice):
-            if split is None:
-                continue
-            base = suit * RANKS - 1
-            if split.pair is not None:
-                pair = base + split.pair
-            melds.extend(Meld(kind, base + rank) for kind, rank in split.melds)
-        result.append(Decomposition(pair, tuple(melds)))
+        melds: tuple[Meld, ...] = ()
+        for part_pair, part_melds in choice:
+            if part_pair >= 0:
+                pair = part_pair
+            melds += part_melds
+        result.append(Decomposition(pair, melds))
     return result
+
+
+_PARTS: dict[tuple[int, int], tuple[tuple[Tile, tuple[Meld, ...]], ...]] = {}
+""":func:`_suit_parts`' answers (a few thousand complete keys in each block at most)."""
+
+
+def _suit_parts(suit: int, key: int) -> tuple[tuple[Tile, tuple[Meld, ...]], ...]:
+    """The splits of block ``suit``'s complete ``key`` as (the pair's tile or -1, the
+    melds), in tile ids: worked out once per block and key, shared by every hand holding it."""
+    found = _PARTS.get((suit, key))
+    if found is None:
+        base = suit * RANKS - 1
+        found = _PARTS[(suit, key)] = tuple(
+            (
+                -1 if split.pair is None else base + split.pair,
+                tuple(Meld(kind, base + rank) for kind, rank in split.melds),
+            )
+            for split in suit_splits()[key]
+        )
+    return found
 
 
 def _wild_decompositions(keys: Keys, wilds: int) -> list[Decomposition]:

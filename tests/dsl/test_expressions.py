@@ -686,3 +686,35 @@ def test_doc_has_examples_and_names_every_vocabulary_entry() -> None:
     everything |= {a.name for a in ATTRIBUTES}
     missing = sorted(n for n in everything if f"`{n}" not in doc)
     assert not missing
+
+
+@given(
+    st.lists(st.integers(0, 33) | st.integers(0, 2), min_size=1, max_size=14),  # 0-2 repeat
+    st.lists(st.tuples(st.sampled_from(["chow", "pung", "kong"]), st.integers(0, 33)), max_size=4),
+    st.booleans(),
+)
+def test_suits_and_roots_of_a_hand_are_those_of_its_tiles(tiles, melds, honours_wild) -> None:
+    """``suits`` and ``roots``, read from the keys and melds, are the suits of ``all_tiles``
+    (honours a block of their own) and its tiles held four times; wild tiles (红中 here)
+    are not counted among the concealed ones."""
+    from dsl.situation import HandMeld
+    from handcore import shapes
+
+    tileset = WITH_HONOURS
+    if honours_wild:
+        tileset = TileSet(honours=WITH_HONOURS.honours, wilds=(31,))  # 红中
+    melds = [(k, t) for k, t in melds if k != "chow" or (t < 27 and t % 9 <= 6)]
+    counts = Counter(tiles)
+    for kind, t in melds:
+        counts.update([t, t + 1, t + 2] if kind == "chow" else [t] * (4 if kind == "kong" else 3))
+    if max(counts.values()) > 4:
+        return
+    situation = Situation(
+        shapes.keys_of(tileset.counts(tiles), tileset),
+        tuple(HandMeld(kind, t, False) for kind, t in melds),
+        tiles[-1],
+        tileset=tileset,
+    )
+    assert situation.suits == frozenset(t // 9 for t in situation.all_tiles)
+    held = Counter(situation.all_tiles)
+    assert situation.roots == tuple(sorted(t for t, n in held.items() if n == 4))
