@@ -334,10 +334,17 @@ def load(
     root: str | os.PathLike[str] | None = None,
     compile: bool = True,
     relative_to: str | os.PathLike[str] | None = None,
+    flags: tuple[str, str] = ("--set", "--preset"),
 ) -> Ruleset:
     """Load a ruleset by id or path; raise RulesetError listing every problem found."""
     loaded = check_ruleset(
-        ref, settings=settings, preset=preset, root=root, compile=compile, relative_to=relative_to
+        ref,
+        settings=settings,
+        preset=preset,
+        root=root,
+        compile=compile,
+        relative_to=relative_to,
+        flags=flags,
     )
     if loaded.ruleset is None:
         raise RulesetError(loaded.problems)
@@ -352,12 +359,14 @@ def check_ruleset(
     root: str | os.PathLike[str] | None = None,
     compile: bool = True,
     relative_to: str | os.PathLike[str] | None = None,
+    flags: tuple[str, str] = ("--set", "--preset"),
 ) -> Loaded:
     """Like ``load`` but returns the problems (warnings too) instead of raising.
 
     ``ref`` is an id, looked up on the search path only, or a path ending in .yaml: as given
     (a file named on the command line), or relative to the file ``relative_to`` that names it
-    (a scenario, a log)."""
+    (a scenario, a log).  ``flags`` are the command-line flags that problems with
+    ``settings`` and ``preset`` quote (``--set-b``, ``--preset-b`` for one side of a pair)."""
     problems = Problems()
     folders = search_path(root)
     ref = str(ref)
@@ -383,7 +392,9 @@ def check_ruleset(
         return Loaded(None, problems.items)
     try:
         merged, files, digest = _load_chain(path, folders, problems)
-        ruleset = _build(merged, path, files, digest, folders, settings, preset, problems, compile)
+        ruleset = _build(
+            merged, path, files, digest, folders, settings, preset, flags, problems, compile
+        )
     except RulesetError as exc:
         problems.extend(p for p in exc.problems if p not in problems.items)
         ruleset = None
@@ -606,6 +617,7 @@ def _build(
     folders: Sequence[Folder],
     settings: Iterable[str],
     preset: str | None,
+    flags: tuple[str, str],
     problems: Problems,
     compile: bool,
 ) -> Ruleset | None:
@@ -624,7 +636,7 @@ def _build(
     ctx.abstract = abstract
     declared = option_module.declare(merged.value.get("options"), ctx)
     preset_values = option_module.presets(merged.value.get("presets"), declared, ctx)
-    options = option_module.apply(declared, preset_values, preset, settings, problems)
+    options = option_module.apply(declared, preset_values, preset, settings, problems, flags)
     ctx.options = dict(options)
     body = Node(
         "map",

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING
 
 import click
 
-from dsl.problems import RulesetError
+from dsl.problems import Problem, RulesetError
 from interpreter.ruleset_cli import ruleset_options
 
 if TYPE_CHECKING:
+    from dsl.ruleset import Ruleset
     from interpreter.check import Report
 
 
@@ -112,13 +113,21 @@ def diff(
     from dsl.ruleset import load
     from interpreter.check.diff import diff_text, option_diffs, semantic_diff
 
-    try:
-        a = load(first, settings=settings_a)
-        b = load(second or first, settings=settings_b)
-    except RulesetError as exc:
-        for problem in exc.problems:
-            click.echo(problem.format(), err=True)
+    # Each side's problems are told with its side and its flag (--set-b; diff takes no
+    # preset); a problem of the ruleset itself, shared by both sides when B is A, is told once.
+    loaded: list[Ruleset] = []
+    told: set[Problem] = set()
+    for side, ref, settings in (("a", first, settings_a), ("b", second or first, settings_b)):
+        try:
+            loaded.append(load(ref, settings=settings, flags=(f"--set-{side}", "")))
+        except RulesetError as exc:
+            for problem in exc.problems:
+                if problem not in told:
+                    told.add(problem)
+                    click.echo(f"{side.upper()} ({ref}): {problem.format()}", err=True)
+    if len(loaded) < 2:
         sys.exit(1)
+    a, b = loaded
     found = option_diffs(a) if each_option else [semantic_diff(a, b)]
     if as_json:
         data = [d.to_json() for d in found]

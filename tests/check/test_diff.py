@@ -64,3 +64,25 @@ def test_each_option_shows_what_its_readings_change() -> None:
     assert any(d["area"] == "wins" for d in gone)
     # C-08: ×2 per bird or ×(1+n): only payments change.
     assert {d["area"] for d in by_setting["bird_effect=plus_one"]} == {"payments", "mechanics"}
+
+
+def test_a_wrong_setting_is_told_with_its_side_and_its_flag() -> None:
+    result = _run("diff", "changsha/qq2014", "--set-b", "birdz=2")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(
+        "B (changsha/qq2014): <command line>:1:9: error: unknown option 'birdz'\n"
+        "    --set-b birdz=2\n            ^^^^^\n"
+    )
+    # Both sides wrong: each is told, A's with --set-a, B's (another ruleset) with --set-b.
+    result = _run(
+        "diff", "changsha/qq2014", "sichuan/blog5", "--set-a", "birds=3", "--set-b", "birds=1"
+    )
+    assert result.exit_code == 1
+    assert "A (changsha/qq2014): <command line>:1:15: error: '3' is not allowed" in result.stderr
+    assert "    --set-a birds=3\n" in result.stderr
+    assert "B (sichuan/blog5): <command line>:1:9: error: unknown option 'birds'" in result.stderr
+    assert "--set " not in result.stderr
+    # A ruleset B shares with A is told once.
+    result = _run("diff", "nowhere/missing", "--set-b", "birds=1")
+    assert result.exit_code == 1
+    assert result.stderr.count("no ruleset 'nowhere/missing'") == 1
