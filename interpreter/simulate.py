@@ -682,6 +682,9 @@ PART = re.compile(r"rows-(\d{10})-(\d{10})\.[a-z]+")
 RUN_FILE = "_run.json"
 RUN_FILE_LIMIT = 1 << 20
 """The most bytes a resumed run's ``RUN_FILE`` is read for: a run's spec is a few kilobytes."""
+ROW_LIMIT = 1 << 20
+"""The most characters a line of a JSON Lines results file is read for: a row is a few
+kilobytes."""
 ROW_GROUP = 10_000
 
 
@@ -813,12 +816,25 @@ class Writer:
             self.write(run)
 
     def read_back(self) -> Iterator[list[dict[str, Any]]]:
-        """The rows already on disk when the writer was made (resume), part by part."""
+        """The rows already on disk when the writer was made (resume), part by part, each
+        checked to be a row of this run's columns for the hand the part's name says."""
+        columns = set(self._schema().names)
         for a, b in list(self.ranges):
             part = self._part(a, b)
+            index = a
             try:
-                yield from _read_rows(part, self.format)
-            except (OSError, ValueError, KeyError) as error:  # a part changed by hand
+                for rows in _read_rows(part, self.format):
+                    for row in rows:
+                        if not (isinstance(row, dict) and set(row) == columns
+                                and row["index"] == index):  # fmt: skip
+                            raise ValueError(
+                                f"no row of hand {index} with the run's columns in its place"
+                            )
+                        index += 1
+                    yield rows
+                if index != b:
+                    raise ValueError(f"it holds {index - a} of its {b - a} hands")
+            except (OSError, ValueError, KeyError, TypeError) as error:  # changed by hand
                 raise SimulationError(
                     f"cannot resume from {self.folder}: {os.path.basename(part)} is not a "
                     f"{self.format} file of results ({error}); remove it to play its hands again"
@@ -960,8 +976,9 @@ def _read_rows(path: str, kind: str, batch: int = ROW_GROUP) -> Iterator[list[di
             yield _csv_lists(frame).to_dict("records")
     else:
         with open(path, encoding="utf-8") as handle:
-            while lines := list(islice(handle, batch)):
-                yield [json.loads(line) for line in lines]
+            lines = enumerate(iter(lambda: handle.readline(ROW_LIMIT + 1), ""), 1)
+            while some := list(islice(lines, batch)):
+                yield [_json_value(line, f"line {n}") for n, line in some]
 
 
 def arrow_schema(players: int) -> Any:
@@ -1014,8 +1031,19 @@ _CSV_READ: dict[str, Any] = {"keep_default_na": False, "dtype": dict.fromkeys(_T
 
 def _csv_lists(df: pd.DataFrame) -> pd.DataFrame:
     for column in LIST_COLUMNS:
-        df[column] = [json.loads(v) for v in df[column]]
+        df[column] = [_json_value(v, f"column {column}") for v in df[column]]
     return df
+
+
+def _json_value(text: str, where: str) -> Any:
+    """A row (JSON Lines) or list (CSV) of a results file; ValueError, saying ``where``, for
+    text over ``ROW_LIMIT`` or nested too deeply to decode (a file of another origin)."""
+    if len(text) > ROW_LIMIT:
+        raise ValueError(f"{where} is over {ROW_LIMIT:,} characters")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{where} is nested too deeply") from None
 
 
 def _as_list(value: Any) -> Any:

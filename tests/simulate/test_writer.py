@@ -6,7 +6,14 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from interpreter.simulate import SimulationError, Writer, make_spec, missing, simulate
+from interpreter.simulate import (
+    ROW_LIMIT,
+    SimulationError,
+    Writer,
+    make_spec,
+    missing,
+    simulate,
+)
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +71,63 @@ def test_a_part_changed_by_hand_stops_the_resume_and_is_left_as_it_was(tmp_path,
         simulate("sichuan/blog5", 12, 5, "random", workers=1, out=out, progress=False,
                  resume=True)  # fmt: skip
     assert part.read_bytes() == b"a,b\n1,\xff\n" and not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("ext", "damage", "said"),
+    [
+        ("jsonl", lambda lines: ["[" * 100_000], "line 1 is nested too deeply"),
+        (
+            "jsonl",
+            lambda lines: [lines[0], '"' + "a" * ROW_LIMIT + '"'],
+            "line 2 is over 1,048,576 characters",
+        ),
+        (
+            "jsonl",
+            lambda lines: ["[1]", *lines[1:]],
+            "no row of hand 0 with the run's columns in its place",
+        ),
+        (
+            "jsonl",
+            lambda lines: [lines[0], lines[2], lines[1], lines[3]],
+            "no row of hand 1 with the run's columns in its place",
+        ),
+        ("jsonl", lambda lines: lines[:3], "it holds 3 of its 4 hands"),
+        (
+            "csv",
+            lambda lines: [lines[0], lines[1].replace('"[', '"' + "[" * 100_000, 1)],
+            "column .* is nested too deeply",
+        ),
+    ],
+)
+def test_a_damaged_part_is_named_not_a_traceback(tmp_path, rows, ext, damage, said):
+    """Before, a line nested deeply ended in a RecursionError's traceback, a line was read
+    whole however long, and a line that is no row of the part's hands in a KeyError or
+    TypeError's from the summary."""
+    out = tmp_path / f"r.{ext}"
+    spec, _ = make_spec("sichuan/blog5", 5, "random")
+    Writer(out, 4, spec=spec).write(rows[:4])  # then the process is killed: no close
+    part = tmp_path / f"r.{ext}.partial" / f"rows-0000000000-0000000004.{ext}"
+    text = "\n".join(damage(part.read_text(encoding="utf-8").splitlines())) + "\n"
+    part.write_text(text, encoding="utf-8")
+    with pytest.raises(SimulationError, match=rf"0000000004\.{ext} is not a {ext} file of "
+                       rf"results \({said}\); remove it"):  # fmt: skip
+        simulate("sichuan/blog5", 12, 5, "random", workers=1, out=out, progress=False,
+                 resume=True)  # fmt: skip
+    assert part.read_text(encoding="utf-8") == text and not out.exists()
+
+
+def test_a_finished_file_resumed_is_read_bounded_too(tmp_path, rows):
+    out = tmp_path / "r.jsonl"
+    spec, _ = make_spec("sichuan/blog5", 5, "random")
+    writer = Writer(out, 4, spec=spec)
+    writer.write(rows[:4])
+    writer.close()
+    with out.open("a", encoding="utf-8") as handle:
+        handle.write("[" * 100_000 + "\n")
+    said = r"r\.jsonl: not a jsonl file of results \(line 5 is nested too deeply\)$"
+    with pytest.raises(SimulationError, match=said):
+        Writer(out, 4, spec=spec, resume=True)
 
 
 @pytest.mark.parametrize("text", ["[]", '{"format": "csv", "spec": 7}', "{bad"])
