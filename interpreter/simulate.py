@@ -197,8 +197,17 @@ def split_agents(text: str, ruleset: Ruleset | None = None) -> list[str]:
 
 
 def _names(text: str) -> list[str]:
+    """The agents of ``text`` as written.  An empty item is refused: ',' separates agents
+    and parameters alike, so it is one of them left out."""
     names: list[str] = []
     for item in (t.strip() for t in text.split(",")):
+        if not item:
+            after = f" after {names[-1]!r}" if names else ""
+            what = "parameter" if names and ":" in names[-1] else "agent name"
+            raise ValueError(
+                f"agents {text!r}: an empty {what}{after}; write each agent as NAME or "
+                "NAME:key=value,… (value:hazard=0.5,claim_margin=1), agents separated by ','"
+            )
         if names and "=" in item and ":" not in item:
             names[-1] += "," + item
         else:

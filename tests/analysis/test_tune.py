@@ -247,6 +247,28 @@ def test_an_agent_name_is_written_one_way():
     assert make_spec(QQ, 1, "simple:")[0].agents == make_spec(QQ, 1, "simple")[0].agents
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("simple:,", "an empty parameter after 'simple:'"),
+        ("value:,", "an empty parameter after 'value:'"),
+        ("value:hazard=0.5,,claim_margin=1", "an empty parameter after 'value:hazard=0.5'"),
+        ("random,,simple", "an empty agent name after 'random'"),
+        (",simple", "an empty agent name;"),
+    ],
+)
+def test_an_empty_item_is_named_with_the_form_expected(text, said):
+    """Each was "unknown agent ''" (or "',claim_margin=1'"): ',' separates agents and
+    parameters alike, and the empty item was taken for an agent's name."""
+    from interpreter.simulate import SimulationError, make_spec
+
+    with pytest.raises(ValueError, match=f"^agents '{text}': {said}") as error:
+        split_agents(text)
+    assert "write each agent as NAME or NAME:key=value,…" in str(error.value)
+    with pytest.raises(SimulationError, match="an empty"):
+        make_spec(QQ, 1, text)
+
+
 def test_numbers_round_trip_through_a_file(tmp_path):
     """Numbers are written as agent names read them (no exponent), and come back equal."""
     from interpreter.agents import make_agent, param_text
