@@ -521,7 +521,7 @@ def parse_skill(text: str) -> tuple[str, str]:
     """``STRONG,WEAK`` (each a bot, with its parameters as in ``--agents``) as two names."""
     from interpreter.simulate import split_agents
 
-    names = split_agents(text)
+    names = split_agents(text, flag="--skill")
     if len(names) != 2 or not all(names):
         raise ValueError(f"--skill {text!r}: give two bots, STRONG,WEAK")
     if names[0] == names[1]:

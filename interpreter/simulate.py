@@ -186,17 +186,18 @@ def portable_ref(ref: str) -> str:
     return os.path.abspath(ref) if is_path(ref) or os.path.isfile(ref) else ref
 
 
-def split_agents(text: str, ruleset: Ruleset | None = None) -> list[str]:
+def split_agents(text: str, ruleset: Ruleset | None = None, flag: str = "--agents") -> list[str]:
     """``"random,value:kong_policy=never,defence=0.5,simple"`` → one name per item; an item
     ``k=v`` without a colon continues the parameters of the agent before it.  A parameter
     file (``value:tuned.yaml``, or ``strategy:tuned``, the file shipped for ``ruleset``) is
-    read into its parameters (:func:`expand_agent`)."""
+    read into its parameters (:func:`expand_agent`).  ``flag``: the option ``text`` was
+    given to, which an error names."""
     from interpreter.agents import expand_agent
 
-    return [expand_agent(n, ruleset) for n in _names(text)]
+    return [expand_agent(n, ruleset) for n in _names(text, flag)]
 
 
-def _names(text: str) -> list[str]:
+def _names(text: str, flag: str = "--agents") -> list[str]:
     """The agents of ``text`` as written.  An empty item is refused: ',' separates agents
     and parameters alike, so it is one of them left out."""
     names: list[str] = []
@@ -205,7 +206,7 @@ def _names(text: str) -> list[str]:
             after = f" after {names[-1]!r}" if names else ""
             what = "parameter" if names and ":" in names[-1] else "agent name"
             raise ValueError(
-                f"agents {text!r}: an empty {what}{after}; write each agent as NAME or "
+                f"{flag} {text!r}: an empty {what}{after}; write each agent as NAME or "
                 "NAME:key=value,… (value:hazard=0.5,claim_margin=1), agents separated by ','"
             )
         if names and "=" in item and ":" not in item:

@@ -259,10 +259,11 @@ def test_an_agent_name_is_written_one_way():
 )
 def test_an_empty_item_is_named_with_the_form_expected(text, said):
     """Each was "unknown agent ''" (or "',claim_margin=1'"): ',' separates agents and
-    parameters alike, and the empty item was taken for an agent's name."""
+    parameters alike, and the empty item was taken for an agent's name.  The message names
+    the option the agents were given to."""
     from interpreter.simulate import SimulationError, make_spec
 
-    with pytest.raises(ValueError, match=f"^agents '{text}': {said}") as error:
+    with pytest.raises(ValueError, match=f"^--agents '{text}': {said}") as error:
         split_agents(text)
     assert "write each agent as NAME or NAME:key=value,…" in str(error.value)
     with pytest.raises(SimulationError, match="an empty"):

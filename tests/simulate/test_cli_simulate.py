@@ -105,7 +105,7 @@ def _fails(*args):
 def test_errors_exit_1_without_traceback(tmp_path):
     assert "no ruleset 'nowhere/nothing'" in _fails("nowhere/nothing", "--games", "2")
     assert "unknown agent 'genius'" in _fails("sichuan/blog5", "--agents", "genius")
-    said = "'simple:,': an empty parameter after 'simple:'; write each agent as NAME or NAME:"
+    said = "--agents 'simple:,': an empty parameter after 'simple:'; write each agent as NAME"
     assert said in _fails("sichuan/blog5", "--agents", "simple:,")
     assert ".parquet, .csv or .jsonl" in _fails("sichuan/blog5", "--out", str(tmp_path / "r.xls"))
     assert "--games" in _fails("sichuan/blog5", "--games", "-5")
