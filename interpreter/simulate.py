@@ -40,6 +40,7 @@ import json
 import math
 import os
 import re
+import reprlib
 import shutil
 import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -800,7 +801,7 @@ class Writer:
         ruleset = _prepared(spec.ruleset, spec.settings, spec.preset)[0].id
         last, run = -1, []
         try:
-            for batch in _read_rows(self.path, self.format):
+            for batch in _read_rows(self.path, self.format, self.players):
                 for row in batch:
                     index = row["index"]
                     if (
@@ -827,19 +828,21 @@ class Writer:
 
     def read_back(self) -> Iterator[list[dict[str, Any]]]:
         """The rows already on disk when the writer was made (resume), part by part, each
-        checked to be a row of this run's columns for the hand the part's name says."""
-        columns = set(self._schema().names)
+        checked to be a row of this run's columns for the hand the part's name says, each
+        value of the type the run's own rows have."""
+        kinds = _kinds(self.players)
         for a, b in list(self.ranges):
             part = self._part(a, b)
             index = a
             try:
-                for rows in _read_rows(part, self.format):
+                for rows in _read_rows(part, self.format, self.players):
                     for row in rows:
-                        if not (isinstance(row, dict) and set(row) == columns
+                        if not (isinstance(row, dict) and row.keys() == kinds.keys()
                                 and row["index"] == index):  # fmt: skip
                             raise ValueError(
                                 f"no row of hand {index} with the run's columns in its place"
                             )
+                        _check_types(row, kinds, f"row {index - a + 1}")
                         index += 1
                     yield rows
                 if index != b:
@@ -970,8 +973,12 @@ def _describe(run: dict[str, Any]) -> str:
     )
 
 
-def _read_rows(path: str, kind: str, batch: int = ROW_GROUP) -> Iterator[list[dict[str, Any]]]:
-    """The rows of a results file (or part) as records, ``batch`` at a time."""
+def _read_rows(
+    path: str, kind: str, players: int, batch: int = ROW_GROUP
+) -> Iterator[list[dict[str, Any]]]:
+    """The rows of a results file (or part) of ``players`` seats as records, ``batch`` at a
+    time.  A CSV text is read as its column's values are (:func:`_kinds`), or left a text
+    when it is none."""
     if os.path.getsize(path) == 0:
         return
     if kind == "parquet":
@@ -982,8 +989,14 @@ def _read_rows(path: str, kind: str, batch: int = ROW_GROUP) -> Iterator[list[di
     elif kind == "csv":
         import pandas as pd
 
-        for frame in pd.read_csv(path, chunksize=batch, **_CSV_READ):
-            yield _csv_lists(frame).to_dict("records")
+        kinds = _kinds(players)
+        texts = pd.read_csv(path, chunksize=batch, dtype=str, keep_default_na=False)
+        for n, frame in enumerate(texts):
+            yield [
+                {c: kinds[c].read(v, f"row {n * batch + i}, column {c}") if c in kinds else v
+                 for c, v in row.items()}
+                for i, row in enumerate(frame.to_dict("records"), 1)
+            ]  # fmt: skip
     else:
         with open(path, encoding="utf-8") as handle:
             lines = enumerate(iter(lambda: handle.readline(ROW_LIMIT + 1), ""), 1)
@@ -1017,6 +1030,60 @@ def arrow_schema(players: int) -> Any:
         (k, pa.int64() if k == "master_seed" else pa.string()) for k in PROVENANCE if k != "ruleset"
     ]
     return pa.schema(fields)
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """The values of a results column, after its type in :func:`arrow_schema`: ``test``
+    tells one of them (as a run's own rows hold it), ``read`` reads a CSV text into one, or
+    leaves it a text when it is none (``test`` refuses it then)."""
+
+    name: str
+    test: Callable[[Any], bool]
+    read: Callable[[str, str], Any]
+
+
+_BOOLS = {"True": True, "False": False}
+_INT = re.compile(r"-?[0-9]{1,19}")  # int64
+
+
+def _kind(arrow: Any) -> _Kind:
+    import pyarrow as pa
+
+    if pa.types.is_list(arrow):
+        item = _kind(arrow.value_type)
+        return _Kind(
+            f"list[{item.name}]",
+            lambda v: type(v) is list and all(map(item.test, v)),
+            _json_value,
+        )
+    if pa.types.is_boolean(arrow):
+        return _Kind("bool", lambda v: type(v) is bool, lambda text, _: _BOOLS.get(text, text))
+    if pa.types.is_integer(arrow):
+        return _Kind(
+            "int",
+            lambda v: type(v) is int,
+            lambda text, _: int(text) if _INT.fullmatch(text) else text,
+        )
+    assert pa.types.is_string(arrow), f"no values for a results column of type {arrow}"
+    return _Kind("str", lambda v: type(v) is str, lambda text, _: text)
+
+
+@lru_cache(maxsize=8)
+def _kinds(players: int) -> dict[str, _Kind]:
+    """The kind of the values of each column of a run's rows, in order."""
+    return {field.name: _kind(field.type) for field in arrow_schema(players)}
+
+
+def _check_types(row: dict[str, Any], kinds: dict[str, _Kind], where: str) -> None:
+    """ValueError, naming ``where`` and the column, for a value of ``row`` (with the columns
+    of ``kinds``) that is not of its column's kind: a file changed by hand or of another
+    origin, which would fail later, in the summary."""
+    for column, kind in kinds.items():
+        if not kind.test(value := row[column]):
+            raise ValueError(
+                f"{where}, column {column}: {reprlib.repr(value)} is not of type {kind.name}"
+            )
 
 
 def read_results(path: str | os.PathLike[str]) -> pd.DataFrame:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -96,7 +99,7 @@ def test_a_part_changed_by_hand_stops_the_resume_and_is_left_as_it_was(tmp_path,
         (
             "csv",
             lambda lines: [lines[0], lines[1].replace('"[', '"' + "[" * 100_000, 1)],
-            "column .* is nested too deeply",
+            "row 1, column .* is nested too deeply",
         ),
     ],
 )
@@ -115,6 +118,62 @@ def test_a_damaged_part_is_named_not_a_traceback(tmp_path, rows, ext, damage, sa
         simulate("sichuan/blog5", 12, 5, "random", workers=1, out=out, progress=False,
                  resume=True)  # fmt: skip
     assert part.read_text(encoding="utf-8") == text and not out.exists()
+
+
+@pytest.mark.parametrize("ext", ["parquet", "csv", "jsonl"])
+def test_a_part_reads_back_as_its_rows_were(tmp_path, rows, ext):
+    out = tmp_path / f"r.{ext}"
+    spec, _ = make_spec("sichuan/blog5", 5, "random")
+    Writer(out, 4, spec=spec).write(rows[:4])
+    again = Writer(out, 4, spec=spec, resume=True)
+    back = [row for part in again.read_back() for row in part]
+    assert back == rows[:4]
+    assert [type(v) for v in back[0].values()] == [type(v) for v in rows[0].values()]
+
+
+@pytest.mark.parametrize(
+    ("ext", "column", "value", "said"),
+    [
+        ("jsonl", "winners", 5, "5 is not of type list[int]"),
+        ("jsonl", "delta_2", "12", "'12' is not of type int"),
+        ("jsonl", "drawn", 1, "1 is not of type bool"),
+        ("jsonl", "n_wins", 1.0, "1.0 is not of type int"),
+        ("jsonl", "dealt_0", None, "None is not of type str"),
+        ("jsonl", "win_hands", [["pinghu", 3]], "[['pinghu', 3]] is not of type list[list[str]]"),
+        ("csv", "winners", 5, "5 is not of type list[int]"),
+        ("csv", "delta_2", "abc", "'abc' is not of type int"),
+        ("csv", "drawn", "yes", "'yes' is not of type bool"),
+        ("csv", "hand_types", [1], "[1] is not of type list[str]"),
+    ],
+)
+def test_a_value_of_another_type_is_named_not_a_traceback(tmp_path, rows, ext, column, value, said):
+    """Before, a part with the run's columns and hands but a value of another type was kept
+    as it was, and simulate's summary ended in a TypeError's traceback."""
+    out = tmp_path / f"r.{ext}"
+    spec, _ = make_spec("sichuan/blog5", 5, "random")
+    changed = [dict(row) for row in rows[:4]]
+    changed[2][column] = value
+    Writer(out, 4, spec=spec).write(changed)  # then the process is killed: no close
+    with pytest.raises(SimulationError, match=re.escape(
+        f"0000000004.{ext} is not a {ext} file of results (row 3, column {column}: {said}); "
+        "remove it"
+    )):  # fmt: skip
+        simulate("sichuan/blog5", 12, 5, "random", workers=1, out=out, progress=False,
+                 resume=True)  # fmt: skip
+    assert not out.exists()
+
+
+def test_a_parquet_column_of_another_type_is_named(tmp_path, rows):
+    out = tmp_path / "r.parquet"
+    spec, _ = make_spec("sichuan/blog5", 5, "random")
+    Writer(out, 4, spec=spec).write(rows[:4])
+    part = tmp_path / "r.parquet.partial" / "rows-0000000000-0000000004.parquet"
+    table = pq.read_table(part)
+    at = table.schema.get_field_index("ruleset")
+    pq.write_table(table.set_column(at, "ruleset", pa.array([7] * 4)), part)
+    with pytest.raises(SimulationError, match=r"\(row 1, column ruleset: 7 is not of type str\)"):
+        simulate("sichuan/blog5", 12, 5, "random", workers=1, out=out, progress=False,
+                 resume=True)  # fmt: skip
 
 
 def test_a_finished_file_resumed_is_read_bounded_too(tmp_path, rows):
