@@ -694,8 +694,8 @@ RUN_FILE = "_run.json"
 RUN_FILE_LIMIT = 1 << 20
 """The most bytes a resumed run's ``RUN_FILE`` is read for: a run's spec is a few kilobytes."""
 ROW_LIMIT = 1 << 20
-"""The most characters a line of a JSON Lines results file is read for: a row is a few
-kilobytes."""
+"""The most characters a row of a JSON Lines or CSV results file is read for: a row is a
+few kilobytes."""
 ROW_GROUP = 10_000
 
 
@@ -987,21 +987,47 @@ def _read_rows(
         for rows in pq.ParquetFile(path).iter_batches(batch_size=batch):
             yield rows.to_pylist()
     elif kind == "csv":
-        import pandas as pd
-
-        kinds = _kinds(players)
-        texts = pd.read_csv(path, chunksize=batch, dtype=str, keep_default_na=False)
-        for n, frame in enumerate(texts):
-            yield [
-                {c: kinds[c].read(v, f"row {n * batch + i}, column {c}") if c in kinds else v
-                 for c, v in row.items()}
-                for i, row in enumerate(frame.to_dict("records"), 1)
-            ]  # fmt: skip
+        with open(path, encoding="utf-8", newline="") as handle:
+            rows = _csv_rows(handle, _kinds(players))
+            while some := list(islice(rows, batch)):
+                yield some
     else:
         with open(path, encoding="utf-8") as handle:
             lines = enumerate(iter(lambda: handle.readline(ROW_LIMIT + 1), ""), 1)
             while some := list(islice(lines, batch)):
                 yield [_json_value(line, f"line {n}") for n, line in some]
+
+
+def _csv_rows(handle: io.TextIOBase, kinds: dict[str, _Kind]) -> Iterator[dict[str, Any]]:
+    """The rows of a CSV results file, each read for at most ``ROW_LIMIT`` characters over
+    its lines (a quoted text may hold line breaks), its texts made its columns' values."""
+    size = row = 0  # the characters read of row ``row`` (0: the header)
+
+    def where() -> str:
+        return f"row {row}" if row else "the header"
+
+    def lines() -> Iterator[str]:
+        nonlocal size
+        while line := handle.readline(ROW_LIMIT + 1 - size):
+            size += len(line)
+            if size > ROW_LIMIT:
+                raise ValueError(f"{where()} is over {ROW_LIMIT:,} characters")
+            yield line
+
+    texts = csv.reader(lines())
+    try:
+        header = next(texts, [])
+        size, row = 0, 1
+        for values in texts:
+            if len(values) != len(header):
+                raise ValueError(f"row {row} has {len(values)} values for {len(header)} columns")
+            yield {
+                c: kinds[c].read(text, f"row {row}, column {c}") if c in kinds else text
+                for c, text in zip(header, values, strict=True)
+            }
+            size, row = 0, row + 1
+    except csv.Error as error:  # a text over the csv module's field limit (128 KiB)
+        raise ValueError(f"{where()}: {error}") from None
 
 
 def arrow_schema(players: int) -> Any:

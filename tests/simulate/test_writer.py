@@ -101,12 +101,28 @@ def test_a_part_changed_by_hand_stops_the_resume_and_is_left_as_it_was(tmp_path,
             lambda lines: [lines[0], lines[1].replace('"[', '"' + "[" * 100_000, 1)],
             "row 1, column .* is nested too deeply",
         ),
+        ("csv", lambda lines: [*lines[:2], "a" * ROW_LIMIT], "row 2 is over 1,048,576 characters"),
+        (
+            "csv",
+            lambda lines: [lines[0], '"\n",' * (ROW_LIMIT // 4 + 1)],  # short lines, one row
+            "row 1 is over 1,048,576 characters",
+        ),
+        (
+            "csv",
+            lambda lines: [lines[0], lines[1] + "a" * 200_000],
+            r"row 1: field larger than field limit \(131072\)",
+        ),
+        (
+            "csv",
+            lambda lines: [lines[0], lines[1] + ",1", *lines[2:]],
+            "row 1 has 48 values for 47 columns",
+        ),
     ],
 )
 def test_a_damaged_part_is_named_not_a_traceback(tmp_path, rows, ext, damage, said):
-    """Before, a line nested deeply ended in a RecursionError's traceback, a line was read
-    whole however long, and a line that is no row of the part's hands in a KeyError or
-    TypeError's from the summary."""
+    """Before, a line nested deeply ended in a RecursionError's traceback, a line (or a CSV
+    row) was read whole however long, and a line that is no row of the part's hands in a
+    KeyError or TypeError's from the summary."""
     out = tmp_path / f"r.{ext}"
     spec, _ = make_spec("sichuan/blog5", 5, "random")
     Writer(out, 4, spec=spec).write(rows[:4])  # then the process is killed: no close
@@ -176,15 +192,22 @@ def test_a_parquet_column_of_another_type_is_named(tmp_path, rows):
                  resume=True)  # fmt: skip
 
 
-def test_a_finished_file_resumed_is_read_bounded_too(tmp_path, rows):
-    out = tmp_path / "r.jsonl"
+@pytest.mark.parametrize(
+    ("ext", "line", "said"),
+    [
+        ("jsonl", "[" * 100_000, "line 5 is nested too deeply"),
+        ("csv", "a" * ROW_LIMIT, "row 5 is over 1,048,576 characters"),
+    ],
+)
+def test_a_finished_file_resumed_is_read_bounded_too(tmp_path, rows, ext, line, said):
+    out = tmp_path / f"r.{ext}"
     spec, _ = make_spec("sichuan/blog5", 5, "random")
     writer = Writer(out, 4, spec=spec)
     writer.write(rows[:4])
     writer.close()
     with out.open("a", encoding="utf-8") as handle:
-        handle.write("[" * 100_000 + "\n")
-    said = r"r\.jsonl: not a jsonl file of results \(line 5 is nested too deeply\)$"
+        handle.write(line + "\n")
+    said = rf"r\.{ext}: not a {ext} file of results \({said}\)$"
     with pytest.raises(SimulationError, match=said):
         Writer(out, 4, spec=spec, resume=True)
 
