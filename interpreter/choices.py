@@ -18,6 +18,7 @@ from typing import Any
 
 from dsl.ruleset import Ruleset
 from dsl.situation import Situation
+from dsl.vocabulary import HAND_ONLY
 from handcore import shapes
 from handcore.tiles import EVERY, STANDARD, Tile
 from interpreter.context import build_situation
@@ -161,12 +162,17 @@ def options(
 
 
 def _meets(choice: Choice, ruleset: Ruleset, base: Situation, tiles: tuple[Tile, ...]) -> bool:
-    """The constraint on a set of tiles, judged on those tiles as a hand (kept per ruleset
-    for each set of tiles, seat and earlier choices not mattering to most constraints)."""
-    tileset = ruleset.tileset
-    keys = shapes.keys_of(tileset.counts(tiles), tileset)
+    """The constraint on a set of tiles, judged on those tiles as a hand: kept per ruleset
+    for each set of tiles (sorted), and for each seat, dealer and earlier choices only when
+    the constraint reads more than the hand (a seat weighs every set its hand holds, some
+    hundreds, at every deal)."""
     memo = ruleset_memo(ruleset, "choice constraint " + choice.name)
-    key = (keys, base.seat, base.dealer, tuple(sorted(base.choices.items())))
-    if key not in memo:
-        memo[key] = bool(choice.constraint(replace(base, keys=keys)))
-    return memo[key]
+    key: tuple[Any, ...] = (tiles,)
+    if not choice.constraint.names <= HAND_ONLY:
+        key = (tiles, base.seat, base.dealer, tuple(sorted(base.choices.items())))
+    found = memo.get(key)
+    if found is None:
+        tileset = ruleset.tileset
+        keys = shapes.keys_of(tileset.counts(tiles), tileset)
+        found = memo[key] = bool(choice.constraint(replace(base, keys=keys)))
+    return found

@@ -206,6 +206,29 @@ def test_a_choice_of_tiles_keeps_the_sets_its_constraint_allows(folder, constrai
     assert game.legal_actions(0) == expected
 
 
+def test_a_constraint_that_reads_the_seat_is_judged_for_each_seat(folder):
+    """A constraint on the hand alone is remembered by the tiles; one that reads the seat
+    is not: seat 1 holds the same pairs seat 0 was offered, and only its mixed ones meet
+    ``seat == dealer or count(suits) == 2``."""
+    text = HOUSE.replace(
+        "  bet:\n",
+        "  give:\n    tiles: 2\n    constraint: seat == dealer or count(suits) == 2\n"
+        "    source: house rule\n  bet:\n",
+    )
+    game = rigged(house(folder, text=text), {0: "115578m 22334466s", 1: "115579m 2233446s"})
+    for seat in (0, 1, 2):
+        game.apply(Action("piao", option="0"), seat)
+    assert game.phase == "give" and game.to_move() == 0
+    everything = sorted(set(combinations(tiles("115578m 22334466s"), 2)))
+    assert game.legal_actions(0) == [
+        Action("give", option=STANDARD.format(list(p))) for p in everything
+    ]
+    game.apply(game.legal_actions(0)[0], 0)
+    mixed = [p for p in sorted(set(combinations(tiles("115579m 2233446s"), 2)))
+             if len({t // 9 for t in p}) == 2]  # fmt: skip
+    assert game.legal_actions(1) == [Action("give", option=STANDARD.format(list(p))) for p in mixed]
+
+
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
