@@ -1030,20 +1030,30 @@ def _csv_rows(handle: io.TextIOBase, kinds: dict[str, _Kind]) -> Iterator[dict[s
         raise ValueError(f"{where()}: {error}") from None
 
 
+SEAT = "mjrules.seat"
+"""The field metadata of a results column of seats (or lists of them), 0 to players - 1: its
+value is the lowest value allowed, "0", or "-1" where -1 stands for nobody
+(``win_from`` of a self-draw)."""
+
+
 def arrow_schema(players: int) -> Any:
     import pyarrow as pa
 
+    def seats(name: str, kind: Any, low: int = 0) -> Any:
+        return pa.field(name, kind, metadata={SEAT: str(low)})
+
+    seat = pa.int8()
     fields = [
         ("index", pa.int64()), ("seed", pa.int64()), ("ruleset", pa.string()),
-        ("dealer", pa.int8()), ("end", pa.string()), ("n_wins", pa.int16()),
+        seats("dealer", seat), ("end", pa.string()), ("n_wins", pa.int16()),
         ("self_draws", pa.int16()), ("drawn", pa.bool_()), ("dealer_won", pa.bool_()),
-        ("multi_win", pa.bool_()), ("winners", pa.list_(pa.int8())),
-        ("win_from", pa.list_(pa.int8())), ("win_values", pa.list_(pa.int64())),
+        ("multi_win", pa.bool_()), seats("winners", pa.list_(seat)),
+        seats("win_from", pa.list_(seat), -1), ("win_values", pa.list_(pa.int64())),
         ("win_hands", pa.list_(pa.list_(pa.string()))), ("hand_types", pa.list_(pa.string())),
-        ("opening_seats", pa.list_(pa.int8())),
+        seats("opening_seats", pa.list_(seat)),
         ("opening_hands", pa.list_(pa.list_(pa.string()))),
         ("draws", pa.int32()), ("discards", pa.int32()), ("decisions", pa.int32()),
-        ("claims", pa.int32()), ("callers", pa.list_(pa.int8())), ("kongs", pa.int32()),
+        ("claims", pa.int32()), seats("callers", pa.list_(seat)), ("kongs", pa.int32()),
         ("kong_draw_wins", pa.int16()),
         ("kong_discard_wins", pa.int16()), ("robbed_kongs", pa.int16()), ("birds", pa.int32()),
         ("bird_hits", pa.int32()), ("payments", pa.int32()), ("wall_left", pa.int32()),
@@ -1060,36 +1070,52 @@ def arrow_schema(players: int) -> Any:
 
 @dataclass(frozen=True)
 class _Kind:
-    """The values of a results column, after its type in :func:`arrow_schema`: ``test``
+    """The values of a results column, after its field in :func:`arrow_schema`: ``test``
     tells one of them (as a run's own rows hold it), ``read`` reads a CSV text into one, or
-    leaves it a text when it is none (``test`` refuses it then)."""
+    leaves it a text when it is none (``test`` refuses it then).  An integer is also one of
+    ``span`` (``within`` says which), a list's items of kind ``item``."""
 
     name: str
     test: Callable[[Any], bool]
     read: Callable[[str, str], Any]
+    span: range | None = None
+    within: str = ""
+    item: _Kind | None = None
 
 
 _BOOLS = {"True": True, "False": False}
 _INT = re.compile(r"-?[0-9]{1,19}")  # int64
 
 
-def _kind(arrow: Any) -> _Kind:
+def _kind(arrow: Any, players: int, low: int | None = None) -> _Kind:
+    """The kind of the values of an arrow type; ``low``: seats of ``players`` players from
+    ``low`` (the field's ``SEAT`` metadata), else integers of the type's width."""
     import pyarrow as pa
 
     if pa.types.is_list(arrow):
-        item = _kind(arrow.value_type)
+        item = _kind(arrow.value_type, players, low)
         return _Kind(
             f"list[{item.name}]",
             lambda v: type(v) is list and all(map(item.test, v)),
             _json_value,
+            item=item,
         )
     if pa.types.is_boolean(arrow):
         return _Kind("bool", lambda v: type(v) is bool, lambda text, _: _BOOLS.get(text, text))
     if pa.types.is_integer(arrow):
+        if low is not None:
+            span = range(low, players)
+            within = f"a seat of the run's {players} players (0 to {players - 1})"
+            within = f"{low} or {within}" if low < 0 else within
+        else:
+            half = 1 << (arrow.bit_width - 1)
+            span, within = range(-half, half), f"an {arrow} (-{half} to {half - 1})"
         return _Kind(
             "int",
             lambda v: type(v) is int,
             lambda text, _: int(text) if _INT.fullmatch(text) else text,
+            span,
+            within,
         )
     assert pa.types.is_string(arrow), f"no values for a results column of type {arrow}"
     return _Kind("str", lambda v: type(v) is str, lambda text, _: text)
@@ -1098,18 +1124,33 @@ def _kind(arrow: Any) -> _Kind:
 @lru_cache(maxsize=8)
 def _kinds(players: int) -> dict[str, _Kind]:
     """The kind of the values of each column of a run's rows, in order."""
-    return {field.name: _kind(field.type) for field in arrow_schema(players)}
+    kinds: dict[str, _Kind] = {}
+    for field in arrow_schema(players):
+        low = (field.metadata or {}).get(SEAT.encode())
+        kinds[field.name] = _kind(field.type, players, None if low is None else int(low))
+    return kinds
 
 
 def _check_types(row: dict[str, Any], kinds: dict[str, _Kind], where: str) -> None:
     """ValueError, naming ``where`` and the column, for a value of ``row`` (with the columns
-    of ``kinds``) that is not of its column's kind: a file changed by hand or of another
-    origin, which would fail later, in the summary."""
+    of ``kinds``) that is not of its column's kind, or holds an integer out of its span (a
+    seat the run has not, a number over int64): a file changed by hand or of another
+    origin, which would fail later, in the summary, or be counted silently."""
     for column, kind in kinds.items():
         if not kind.test(value := row[column]):
             raise ValueError(
                 f"{where}, column {column}: {reprlib.repr(value)} is not of type {kind.name}"
             )
+        if (stray := _stray(value, kind)) is not None:
+            raise ValueError(f"{where}, column {column}: {reprlib.repr(stray[0])} is not "
+                             f"{stray[1].within}")  # fmt: skip
+
+
+def _stray(value: Any, kind: _Kind) -> tuple[int, _Kind] | None:
+    """The first integer of ``value`` (of ``kind``) out of its span, with its kind."""
+    if kind.item is not None:
+        return next((s for v in value if (s := _stray(v, kind.item)) is not None), None)
+    return (value, kind) if kind.span is not None and value not in kind.span else None
 
 
 def read_results(path: str | os.PathLike[str]) -> pd.DataFrame:

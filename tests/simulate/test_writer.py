@@ -179,6 +179,43 @@ def test_a_value_of_another_type_is_named_not_a_traceback(tmp_path, rows, ext, c
     assert not out.exists()
 
 
+SEATS_OF_4 = "a seat of the run's 4 players (0 to 3)"
+
+
+@pytest.mark.parametrize(
+    ("ext", "column", "value", "said"),
+    [
+        ("jsonl", "dealer", 9, f"9 is not {SEATS_OF_4}"),
+        ("jsonl", "winners", [7], f"7 is not {SEATS_OF_4}"),
+        ("jsonl", "callers", [0, -1], f"-1 is not {SEATS_OF_4}"),
+        ("jsonl", "opening_seats", [4], f"4 is not {SEATS_OF_4}"),
+        ("jsonl", "win_from", [-2], f"-2 is not -1 or {SEATS_OF_4}"),
+        ("jsonl", "delta_1", 1 << 63, f"{1 << 63} is not an int64 (-{1 << 63} to {(1 << 63) - 1})"),
+        ("jsonl", "n_wins", 1 << 15, f"{1 << 15} is not an int16 (-{1 << 15} to {(1 << 15) - 1})"),
+        ("csv", "dealer", 4, f"4 is not {SEATS_OF_4}"),
+        ("csv", "winners", [1, 4], f"4 is not {SEATS_OF_4}"),
+        ("csv", "points_moved", -(1 << 63) - 1, f"-{(1 << 63) + 1} is not an int64"),
+        ("parquet", "dealer", 9, f"9 is not {SEATS_OF_4}"),
+        ("parquet", "win_from", [-3], f"-3 is not -1 or {SEATS_OF_4}"),
+    ],
+)
+def test_a_value_out_of_the_runs_range_is_named(tmp_path, rows, ext, column, value, said):
+    """Before, a seat the run has not (a dealer 9 of 4 players) ended in an IndexError's
+    traceback in simulate's summary, and a seat in a list or an integer over its column's
+    type was kept silently."""
+    out = tmp_path / f"r.{ext}"
+    spec, _ = make_spec("sichuan/blog5", 5, "random")
+    changed = [dict(row) for row in rows[:4]]
+    changed[2][column] = value
+    Writer(out, 4, spec=spec).write(changed)  # then the process is killed: no close
+    with pytest.raises(SimulationError, match=re.escape(
+        f"0000000004.{ext} is not a {ext} file of results (row 3, column {column}: {said}"
+    )):  # fmt: skip
+        simulate("sichuan/blog5", 12, 5, "random", workers=1, out=out, progress=False,
+                 resume=True)  # fmt: skip
+    assert not out.exists()
+
+
 def test_a_parquet_column_of_another_type_is_named(tmp_path, rows):
     out = tmp_path / "r.parquet"
     spec, _ = make_spec("sichuan/blog5", 5, "random")
