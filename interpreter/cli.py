@@ -836,7 +836,8 @@ def _cache_folder(cache: str | None, no_cache: bool) -> Path | None:
 @click.option(
     "--skill", default=None, is_flag=False, flag_value="value,random", metavar="STRONG,WEAK",
     help="Also measure the skill reward: STRONG at one seat against WEAK bots, in every seat, "
-    "on each side's walls (plays players + 1 times the hands more) [--skill alone: value,random].",
+    "on each side's walls (plays players + 1 times the hands more); bots as in --agents, "
+    "strategy:tuned each side's own [--skill alone: value,random].",
 )  # fmt: skip
 @cache_options
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")

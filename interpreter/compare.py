@@ -517,15 +517,18 @@ def check_pairable(a: Ruleset, b: Ruleset) -> None:
 # --- skill reward: the strong bot against the weak one, in duplicate format -----------------
 
 
-def parse_skill(text: str) -> tuple[str, str]:
-    """``STRONG,WEAK`` (each a bot, with its parameters as in ``--agents``) as two names."""
+def parse_skill(text: str, ruleset: Ruleset) -> tuple[str, str]:
+    """``STRONG,WEAK`` (each a bot, with its parameters as in ``--agents``) as the two bots
+    played on ``ruleset``: ``BOT:tuned`` reads the parameters shipped for it, as ``--agents``
+    does, so each side of a comparison plays its own."""
     from interpreter.simulate import split_agents
 
-    names = split_agents(text, flag="--skill")
+    names = split_agents(text, ruleset, flag="--skill")
     if len(names) != 2 or not all(names):
         raise ValueError(f"--skill {text!r}: give two bots, STRONG,WEAK")
     if names[0] == names[1]:
-        raise ValueError(f"--skill {text!r}: the two bots are the same")
+        raise ValueError(f"--skill {text!r}: the two bots are the same ({names[0]} on "
+                         f"{ruleset.given_path or ruleset.id})")  # fmt: skip
     return names[0], names[1]
 
 
@@ -542,27 +545,34 @@ def skill_gains(
 @dataclass(frozen=True)
 class Skill:
     """What the strong bot gains over the weak one per hand, on each side (B − A is the
-    ``skill_reward`` effect)."""
+    ``skill_reward`` effect).  ``bots``: each side's (strong, weak) as played, which differ
+    when ``BOT:tuned`` reads each ruleset's own parameters."""
 
-    strong: str
-    weak: str
+    bots: tuple[tuple[str, str], tuple[str, str]]
     walls: int
     sides: tuple[Estimate, Estimate]
 
     def to_json(self) -> dict[str, Any]:
+        (strong, weak), _ = self.bots
         return {
-            "strong": self.strong, "weak": self.weak, "walls": self.walls,
-            **{side: {"points_per_hand": _num(e.b), "ci95": [_num(e.low), _num(e.high)]}
-               for side, e in zip("ab", self.sides, strict=True)},
+            "strong": strong, "weak": weak, "walls": self.walls,
+            **{side: {"strong": bots[0], "weak": bots[1], "points_per_hand": _num(e.b),
+                      "ci95": [_num(e.low), _num(e.high)]}
+               for side, bots, e in zip("ab", self.bots, self.sides, strict=True)},
         }  # fmt: skip
 
     def to_text(self, players: int) -> list[str]:
         a, b = (f"{e.b:+.2f} [{e.low:+.2f}, {e.high:+.2f}]" for e in self.sides)
-        return [
-            f"skill reward: {self.strong} at one seat against {players - 1} {self.weak} bots, "
-            f"in every seat, on the {self.walls:,} walls, less {self.weak} in its place:",
-            f"A {a}, B {b} points per hand (95% CIs)",
-        ]
+
+        def played(strong: str, weak: str) -> str:
+            return (f"{strong} at one seat against {players - 1} {weak} bots, in every seat, "
+                    f"on the {self.walls:,} walls, less {weak} in its place")  # fmt: skip
+
+        if self.bots[0] == self.bots[1]:
+            head = [f"skill reward: {played(*self.bots[0])}:"]
+        else:  # BOT:tuned reads each ruleset's own parameters
+            head = [f"skill reward: A {played(*self.bots[0])};", f"B {played(*self.bots[1])}:"]
+        return [*head, f"A {a}, B {b} points per hand (95% CIs)"]
 
 
 @dataclass
@@ -662,25 +672,30 @@ def compare(
     if match_hands is not None and match_hands > games:
         raise ValueError(f"--match-hands {match_hands:,} is more than the {games:,} hands "
                          "played: no match would be whole")  # fmt: skip
-    pair = parse_skill(skill) if skill is not None else None
     loaded = [  # every input checked before a hand is played
         sim.make_spec(side.ruleset, seed, agents, side.settings, side.preset)[1] for side in (a, b)
     ]
     check_pairable(*loaded)
-    for ruleset in loaded:
-        for bot in pair or ():
-            sim.make_spec(ruleset, seed, bot)
+    pairs = None
+    if skill is not None:  # BOT:tuned: each side's own parameters, as for ``agents``
+        pairs = (parse_skill(skill, loaded[0]), parse_skill(skill, loaded[1]))
+        for ruleset, pair in zip(loaded, pairs, strict=True):
+            for bot in pair:
+                sim.make_spec(ruleset, seed, bot)
     ta, about_a, ra = play(a, games, seed, agents, run)
     tb, about_b, rb = play(b, games, seed, agents, run)
     names = {**hand_names(ra), **hand_names(rb)}
     players = len(json.loads(about_a["agents"]))
     k = match_hands or match_hands_default(players)
     measured = None
-    if pair is not None:
-        gains = [skill_gains(side, *pair, games, seed, run) for side in (a, b)]
+    if pairs is not None:
+        gains = [
+            skill_gains(side, *pair, games, seed, run)
+            for side, pair in zip((a, b), pairs, strict=True)
+        ]
         ta, tb = (t.assign(**{SKILL_COLUMN: g}) for t, g in zip((ta, tb), gains, strict=True))
         ea, eb = (mean_effect(np.zeros_like(g), g) for g in gains)  # each mean, with its CI
-        measured = Skill(pair[0], pair[1], games, (ea, eb))
+        measured = Skill(pairs, games, (ea, eb))
     chosen = metrics(players, (ta, tb), names, k)
     effects = paired_effects(ta, tb, chosen, seed, resamples_for(len(chosen)))
     adjust(effects)

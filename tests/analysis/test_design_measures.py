@@ -289,3 +289,38 @@ def test_skill_alone_pits_the_strongest_bot_against_the_weakest():
     assert result.exit_code == 0, result.output
     skill = json.loads(result.output[result.output.index("{") :])["skill"]
     assert (skill["strong"], skill["weak"], skill["walls"]) == ("value", "random", 2)
+
+
+def test_skill_with_tuned_bots_plays_each_sides_own_parameters(tmp_path):
+    """Before, ``--skill strategy:tuned,random`` failed ("none is known here"): the bots
+    were read without a ruleset.  Each side plays the parameters shipped for its own
+    ruleset, as ``--agents strategy:tuned`` does."""
+    from click.testing import CliRunner
+
+    from dsl.ruleset import SHIPPED, load
+    from interpreter.agents import expand_agent
+    from interpreter.cli import cli
+
+    qq = "changsha/qq2014"
+    tuned = [expand_agent("strategy:tuned", load(r)) for r in (BLOG5, qq)]
+    assert tuned[0] != tuned[1] and all(t.startswith("strategy:") for t in tuned)
+    args = ["compare", BLOG5, qq, "--games", "2", "--workers", "1", "--no-cache",
+            "--skill", "strategy:tuned,random"]  # fmt: skip
+    result = CliRunner().invoke(cli, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    skill = json.loads(result.output[result.output.index("{") :])["skill"]
+    assert [(skill[s]["strong"], skill[s]["weak"]) for s in "ab"] == [
+        (tuned[0], "random"), (tuned[1], "random")]  # fmt: skip
+    text = CliRunner().invoke(cli, args)
+    assert text.exit_code == 0, text.output
+    lines = text.output.splitlines()
+    assert f"skill reward: A {tuned[0]} at one seat against 3 random bots" in text.output
+    assert any(line.startswith(f"B {tuned[1]} at one seat against 3 random bots")
+               for line in lines)  # fmt: skip
+    mine = tmp_path / "mine.yaml"  # a ruleset of one's own: no file, the bot's defaults
+    mine.write_text((SHIPPED / "changsha" / "qq2014.yaml").read_text(encoding="utf-8"), "utf-8")
+    same = CliRunner().invoke(cli, ["compare", str(mine), "--games", "2", "--skill",
+                                    "strategy:tuned,strategy"])  # fmt: skip
+    assert same.exit_code == 1, same.output
+    assert (f"--skill 'strategy:tuned,strategy': the two bots are the same (strategy on {mine})"
+            in same.output)  # fmt: skip
