@@ -349,7 +349,10 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"{' '.join(args.rulesets)}`")  # fmt: skip
     every: list[Run] = []
     try:
-        bots = split_agents(args.bots)
+        bots = split_agents(args.bots, flag="--bots")
+    except ValueError as error:  # an agent unknown, an empty item, a parameter file
+        raise SystemExit(f"error: {error}") from None
+    try:
         for ruleset_id in args.rulesets:
             ruleset = load(ruleset_id)
             types = families(ruleset)

@@ -410,7 +410,6 @@ def play(
       mjrules play REGION/VERSION --human 东 --agents defensive --log mine.jsonl
     """
     from dsl.expressions import EvaluationError
-    from interpreter.agents import AGENTS
     from interpreter.engine import play as play_match
     from interpreter.engine.narrate import narrate, seat_name
     from interpreter.simulate import split_agents
@@ -421,9 +420,6 @@ def play(
     except ValueError as error:
         fail(str(error))
     _note_untuned(agents, rules)
-    unknown = [n for n in names if n.partition(":")[0] not in AGENTS]
-    if unknown:
-        fail(f"unknown agent {unknown[0]!r}; agents are {', '.join(sorted(AGENTS))}")
     if human is not None:
         if as_json:
             fail("--human plays in the terminal: --json does not go with it (use --log)")

@@ -140,7 +140,6 @@ def make_spec(
 ) -> tuple[Spec, Ruleset]:
     """Check the input (raises RulesetError or SimulationError) and build the worker spec."""
     from dsl.ruleset import Ruleset, load
-    from interpreter.agents import AGENTS
     from interpreter.engine.events import option_settings, settings_of
     from interpreter.engine.rules import Rules
 
@@ -156,11 +155,6 @@ def make_spec(
         names = split_agents(agents if isinstance(agents, str) else ",".join(agents), loaded)
     except ValueError as error:
         raise SimulationError(str(error)) from None
-    unknown = [n for n in names if n.partition(":")[0] not in AGENTS]
-    if unknown:
-        raise SimulationError(
-            f"unknown agent {unknown[0]!r}; agents are {', '.join(sorted(AGENTS))}"
-        )
     for name in dict.fromkeys(names):
         try:
             new_agent(name, 0, loaded)
@@ -192,10 +186,15 @@ def split_agents(text: str, ruleset: Ruleset | None = None, flag: str = "--agent
     ``k=v`` without a colon continues the parameters of the agent before it.  A parameter
     file (``value:tuned.yaml``, or ``strategy:tuned``, the file shipped for ``ruleset``) is
     read into its parameters (:func:`expand_agent`).  ``flag``: the option ``text`` was
-    given to, which an error names."""
-    from interpreter.agents import expand_agent
+    given to, which an error names, as it names an agent unknown."""
+    from interpreter.agents import AGENTS, expand_agent
 
-    return [expand_agent(n, ruleset) for n in _names(text, flag)]
+    names = _names(text, flag)
+    for base in (n.partition(":")[0] for n in names):
+        if base not in AGENTS:
+            raise ValueError(f"{flag} {text!r}: unknown agent {base!r}; agents are "
+                             f"{', '.join(sorted(AGENTS))}")  # fmt: skip
+    return [expand_agent(n, ruleset) for n in names]
 
 
 def _names(text: str, flag: str = "--agents") -> list[str]:

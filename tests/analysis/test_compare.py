@@ -156,7 +156,10 @@ def test_sweep_plays_each_value_once_however_often_it_is_named():
             "    --set birds=2",
         ),
         (["compare", QQ, "--games", "1"], "--games must be at least 2"),
-        (["compare", QQ, "--agents", "nobody"], "unknown agent 'nobody'"),
+        (
+            ["compare", QQ, "--agents", "value,nobody"],
+            "--agents 'value,nobody': unknown agent 'nobody'",
+        ),
         (["compare", "nowhere/none"], "nowhere/none"),
         (["sweep", QQ, "--vary", "birds=3"], "'3' is not a value of option 'birds'"),
         (["sweep", QQ, "--vary", "bird=1"], "did you mean 'birds'?"),

@@ -264,7 +264,7 @@ def test_compare_reports_kong_outcomes_decisiveness_and_the_skill_reward():
     [
         (["--skill", "value"], "give two bots, STRONG,WEAK"),
         (["--skill", "random,random"], "the two bots are the same"),
-        (["--skill", "value,nobody"], "unknown agent 'nobody'"),
+        (["--skill", "value,nobody"], "error: --skill 'value,nobody': unknown agent 'nobody';"),
         (["--skill", "random,,value"], "error: --skill 'random,,value': an empty agent name"),
         (["--match-hands", "1"], "--match-hands must be at least 2"),
     ],

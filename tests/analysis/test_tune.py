@@ -270,6 +270,18 @@ def test_an_empty_item_is_named_with_the_form_expected(text, said):
         make_spec(QQ, 1, text)
 
 
+@pytest.mark.parametrize("flag", ["--agents", "--skill"])
+def test_an_unknown_agent_is_named_with_the_option_it_was_given_to(flag):
+    """Before, "unknown agent 'nobody'" named no option, unlike an empty item's message."""
+    from interpreter.simulate import SimulationError, make_spec
+
+    said = f"^{flag} 'value,nobody:hazard=1': unknown agent 'nobody'; agents are defensive, "
+    with pytest.raises(ValueError, match=said):
+        split_agents("value,nobody:hazard=1", flag=flag)
+    with pytest.raises(SimulationError, match=r"^--agents 'random,nobody,random,random': unknown"):
+        make_spec(QQ, 1, ["random", "nobody", "random", "random"])
+
+
 def test_numbers_round_trip_through_a_file(tmp_path):
     """Numbers are written as agent names read them (no exponent), and come back equal."""
     from interpreter.agents import make_agent, param_text

@@ -55,7 +55,7 @@ def test_json_result_and_bad_input():
     assert len(data["hands"]) == 3 and sum(data["scores"]) == 0
     for args, message in [
         (["play", "no/such"], "no ruleset 'no/such'"),
-        (["play", "sichuan/blog5", "--agents", "genius"], "unknown agent 'genius'"),
+        (["play", "sichuan/blog5", "--agents", "genius"], "--agents 'genius': unknown agent"),
         (["play", "sichuan/blog5", "--agents", "random,simple"], "2 agents for 4 seats"),
         (["replay", "missing.jsonl"], "cannot read missing.jsonl"),
     ]:

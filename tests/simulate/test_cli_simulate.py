@@ -104,7 +104,8 @@ def _fails(*args):
 
 def test_errors_exit_1_without_traceback(tmp_path):
     assert "no ruleset 'nowhere/nothing'" in _fails("nowhere/nothing", "--games", "2")
-    assert "unknown agent 'genius'" in _fails("sichuan/blog5", "--agents", "genius")
+    said = "--agents 'random,genius:x=1': unknown agent 'genius'; agents are defensive, "
+    assert said in _fails("sichuan/blog5", "--agents", "random,genius:x=1")
     said = "--agents 'simple:,': an empty parameter after 'simple:'; write each agent as NAME"
     assert said in _fails("sichuan/blog5", "--agents", "simple:,")
     assert ".parquet, .csv or .jsonl" in _fails("sichuan/blog5", "--out", str(tmp_path / "r.xls"))

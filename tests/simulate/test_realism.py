@@ -107,5 +107,5 @@ def test_the_command_prints_a_table_per_ruleset(realism, capsys) -> None:
     rows = [line for line in out.splitlines() if line.startswith("| 放铳率")]
     # hunan/hongzhong is self-draw only: nobody deals in (simple counted, random not)
     assert len(rows) == 1 and rows[0].split("|")[4:7] == [" 12.5% ", " ↓ ", " 1 below "]
-    with pytest.raises(SystemExit, match="unknown agent"):
+    with pytest.raises(SystemExit, match="--bots 'nobody': unknown agent 'nobody'"):
         realism.main(["--hands", "4", "--bots", "nobody", "hunan/hongzhong"])
