@@ -328,7 +328,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("rulesets", nargs="*", default=list(DEFAULT_RULESETS))
     parser.add_argument("--hands", type=int, default=4800, help="hands a bot a ruleset")
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
-    parser.add_argument("--bots", default=",".join(DEFAULT_BOTS))
+    parser.add_argument("--bots", default=",".join(DEFAULT_BOTS),
+                        help="bots as in mjrules simulate --agents, a column each; "
+                        "strategy:tuned plays each ruleset's own parameters")  # fmt: skip
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--out", help="folder to keep each run's rows in (and resume from)")
     args = parser.parse_args(argv)
@@ -348,16 +350,17 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"--hands {args.hands} --seed {args.seed} --bots {args.bots} "
           f"{' '.join(args.rulesets)}`")  # fmt: skip
     every: list[Run] = []
-    try:
-        bots = split_agents(args.bots, flag="--bots")
-    except ValueError as error:  # an agent unknown, an empty item, a parameter file
+    try:  # every input checked before a hand is played
+        rulesets = [load(r) for r in args.rulesets]
+        # BOT:tuned reads the parameters shipped for each ruleset, as simulate's --agents does
+        bots = [split_agents(args.bots, r, flag="--bots") for r in rulesets]
+    except (RulesetError, ValueError) as error:  # an agent unknown, an empty item, a file
         raise SystemExit(f"error: {error}") from None
     try:
-        for ruleset_id in args.rulesets:
-            ruleset = load(ruleset_id)
+        for ruleset_id, ruleset, its_bots in zip(args.rulesets, rulesets, bots, strict=True):
             types = families(ruleset)
             runs = [play(ruleset_id, bot, args.hands, args.seed, args.workers, args.out, types,
-                         say, source) for bot in bots]  # fmt: skip
+                         say, source) for bot in its_bots]  # fmt: skip
             every += runs
             print()
             print(table(ruleset, runs, types, args.seed), flush=True)

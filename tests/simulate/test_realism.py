@@ -109,3 +109,18 @@ def test_the_command_prints_a_table_per_ruleset(realism, capsys) -> None:
     assert len(rows) == 1 and rows[0].split("|")[4:7] == [" 12.5% ", " ↓ ", " 1 below "]
     with pytest.raises(SystemExit, match="--bots 'nobody': unknown agent 'nobody'"):
         realism.main(["--hands", "4", "--bots", "nobody", "hunan/hongzhong"])
+
+
+def test_tuned_bots_play_each_rulesets_own_parameters(realism, capsys) -> None:
+    """Before, ``--bots strategy:tuned`` failed ("none is known here"): the bots were read
+    without a ruleset.  Each ruleset's table plays the parameters shipped for it, as
+    ``mjrules simulate --agents strategy:tuned`` does."""
+    from interpreter.agents import expand_agent
+
+    rulesets = ["hunan/hongzhong", SICHUAN]
+    tuned = [expand_agent("strategy:tuned", load(r)) for r in rulesets]
+    assert tuned[0] != tuned[1] and all(t.startswith("strategy:") for t in tuned)
+    realism.main(["--hands", "2", "--bots", "strategy:tuned,random", *rulesets])
+    out = capsys.readouterr().out
+    heads = [line for line in out.splitlines() if line.startswith("| figure |")]
+    assert [h.split(" | ")[1:3] for h in heads] == [[t, "random"] for t in tuned]
