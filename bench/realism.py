@@ -335,7 +335,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--out", help="folder to keep each run's rows in (and resume from)")
     args = parser.parse_args(argv)
     from dsl.ruleset import RulesetError, load
-    from interpreter.simulate import SimulationError, split_agents
+    from interpreter.simulate import SimulationError, note_untuned, split_agents
 
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
@@ -356,6 +356,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         bots = [split_agents(args.bots, r, flag="--bots") for r in rulesets]
     except (RulesetError, ValueError) as error:  # an agent unknown, an empty item, a file
         raise SystemExit(f"error: {error}") from None
+    note_untuned(rulesets, args.bots)
     try:
         for ruleset_id, ruleset, its_bots in zip(args.rulesets, rulesets, bots, strict=True):
             types = families(ruleset)

@@ -412,14 +412,14 @@ def play(
     from dsl.expressions import EvaluationError
     from interpreter.engine import play as play_match
     from interpreter.engine.narrate import narrate, seat_name
-    from interpreter.simulate import split_agents
+    from interpreter.simulate import note_untuned, split_agents
 
     rules = _load_ruleset(ruleset, settings, preset)
     try:
         names = split_agents(agents, rules)  # parameters and parameter files read here
     except ValueError as error:
         fail(str(error))
-    _note_untuned(agents, rules)
+    note_untuned([rules], agents)
     if human is not None:
         if as_json:
             fail("--human plays in the terminal: --json does not go with it (use --log)")
@@ -692,7 +692,7 @@ def simulate(
         players = Rules(loaded).players
     except (sim.SimulationError, ValueError) as error:
         fail(str(error))
-    _note_untuned(agents, loaded)
+    sim.note_untuned([loaded], agents)
     summary = Summary.of(loaded, spec.agents, seed, preset)
     if resume and out is None:
         fail("--resume needs the --out file of the run to continue")
@@ -721,16 +721,6 @@ def simulate(
     click.echo(summary.to_text(top))
     if out:
         click.echo(f"{summary.hands:,} rows written to {out}")
-
-
-def _note_untuned(agents: str, rules: Ruleset) -> None:
-    """Say on stderr which ``BOT:tuned`` found no shipped parameters: it plays its defaults."""
-    from interpreter.simulate import untuned
-
-    for bot in untuned(agents, rules):
-        click.echo(f"mjrules: note: no tuned parameters of the {bot} bot are shipped for "
-                   f"{rules.given_path or rules.id}: it plays its defaults (mjrules tune writes a "
-                   f"parameter file for --agents {bot}:FILE)", err=True)  # fmt: skip
 
 
 def _set_option(side: str) -> Callable[[F], F]:

@@ -682,6 +682,7 @@ def compare(
         for ruleset, pair in zip(loaded, pairs, strict=True):
             for bot in pair:
                 sim.make_spec(ruleset, seed, bot)
+    sim.note_untuned(loaded, agents, *([skill] if skill is not None else []))
     ta, about_a, ra = play(a, games, seed, agents, run)
     tb, about_b, rb = play(b, games, seed, agents, run)
     names = {**hand_names(ra), **hand_names(rb)}
@@ -862,6 +863,7 @@ def sweep(
     }
     for s in settings.values():  # every setting checked before a hand is played
         sim.make_spec(s.ruleset, seed, agents, s.settings, s.preset)
+    sim.note_untuned([loaded], agents)
     reference, about, ruleset = play(base, games, seed, agents, run)
     names = hand_names(ruleset)
     points = []

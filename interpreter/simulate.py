@@ -43,6 +43,7 @@ import re
 import reprlib
 import shutil
 import signal
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -216,14 +217,25 @@ def _names(text: str, flag: str = "--agents") -> list[str]:
     return names
 
 
-def untuned(text: str, ruleset: Ruleset) -> list[str]:
-    """The bots of ``text`` asked to play ``BOT:tuned`` for which no parameters are shipped
-    for ``ruleset``: they play their defaults (:func:`interpreter.agents.shipped_params`)."""
+def untuned(ruleset: Ruleset, *texts: str) -> list[str]:
+    """The bots of the agents ``texts`` asked to play ``BOT:tuned`` for which no parameters
+    are shipped for ``ruleset``: they play their defaults
+    (:func:`interpreter.agents.shipped_params`)."""
     from interpreter.agents import SHIPPED_NAME, shipped_params
 
-    asked = [n.partition(":") for n in _names(text)]
+    asked = [n.partition(":") for text in texts for n in _names(text)]
     bots = [b for b, _, spec in asked if SHIPPED_NAME in re.split(r"\s*[,;]\s*", spec.strip())]
     return [b for b in dict.fromkeys(bots) if shipped_params(b, ruleset) is None]
+
+
+def note_untuned(rulesets: Iterable[Ruleset], *texts: str) -> None:
+    """Say on stderr which ``BOT:tuned`` of the agents ``texts`` (checked) finds no parameters
+    shipped for a ruleset of ``rulesets``: it plays its defaults.  Once a bot and ruleset."""
+    for ruleset in {r.given_path or r.id: r for r in rulesets}.values():
+        for bot in untuned(ruleset, *texts):
+            print(f"mjrules: note: no tuned parameters of the {bot} bot are shipped for "
+                  f"{ruleset.given_path or ruleset.id}: it plays its defaults (mjrules tune "
+                  f"writes a parameter file for --agents {bot}:FILE)", file=sys.stderr)  # fmt: skip
 
 
 @lru_cache(maxsize=32)

@@ -193,12 +193,13 @@ def tune(
     spec, loaded = sim.make_spec(setting.ruleset, seed, field, setting.settings, setting.preset)
     if len(set(spec.agents)) != 1:
         raise ValueError(f"--agents {field!r}: give one bot, the one tuned")
-    field = spec.agents[0]  # a parameter file read into its parameters
+    asked, field = field, spec.agents[0]  # a parameter file read into its parameters
     bot = field.partition(":")[0]
     declared = PARAMS[bot]
     if not declared:
         tunable = ", ".join(b for b, ps in PARAMS.items() if ps)
         raise ValueError(f"the {bot} bot has no parameters to tune; bots that have: {tunable}")
+    sim.note_untuned([loaded], asked)
     players = Rules(loaded).players
 
     def points(agent: str, master: int, count: int) -> np.ndarray:

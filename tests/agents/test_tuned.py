@@ -99,6 +99,38 @@ def test_a_ruleset_of_ones_own_plays_the_defaults_and_says_so(tmp_path):
     assert "note:" not in named.stderr  # only BOT:tuned is said
 
 
+def test_compare_sweep_and_tune_say_so_too(tmp_path, monkeypatch, capsys):
+    """Before, only simulate and play said that ``BOT:tuned`` plays its defaults on a ruleset
+    of one's own: compare (its --agents and its --skill, for the side it is), sweep and tune
+    played them without a word."""
+    from interpreter import simulate as sim
+    from interpreter.compare import Setting
+    from interpreter.tune import tune
+
+    mine = tmp_path / "mine.yaml"
+    mine.write_text((SHIPPED / "changsha" / "qq2014.yaml").read_text(encoding="utf-8"), "utf-8")
+    note = (f"mjrules: note: no tuned parameters of the strategy bot are shipped for {mine}: "
+            "it plays its defaults")  # fmt: skip
+    run = ("--games", "2", "--workers", "1", "--no-cache")
+    both = mjrules("compare", QQ, str(mine), "--agents", "strategy:tuned", "--skill",
+                   "strategy:tuned,random", *run)  # fmt: skip
+    assert both.returncode == 0, both.stderr
+    assert note in both.stderr and both.stderr.count("note:") == 1  # B's, once for both options
+    skill = mjrules("compare", str(mine), QQ, "--skill", "strategy:tuned,random", *run)
+    assert skill.returncode == 0, skill.stderr
+    assert note in skill.stderr and skill.stderr.count("note:") == 1  # A's
+    swept = mjrules("sweep", str(mine), "--agents", "strategy:tuned", "--vary", "birds=1,2", *run)
+    assert swept.returncode == 0, swept.stderr
+    assert note in swept.stderr and swept.stderr.count("note:") == 1
+
+    def run_to(spec, count, players, sink, *args, **kw):  # no hands played
+        sink([{"index": i, spec.agents[0]: 0.0} for i in range(count)])
+
+    monkeypatch.setattr(sim, "run_to", run_to)
+    tune(Setting(str(mine)), "strategy:tuned", 1, 2, 1, 2)
+    assert note in capsys.readouterr().err
+
+
 def test_tuned_needs_a_ruleset_to_read():
     with pytest.raises(ValueError, match="'tuned' reads the shipped parameters of the ruleset "
                        "played, and none is known here"):  # fmt: skip

@@ -124,3 +124,16 @@ def test_tuned_bots_play_each_rulesets_own_parameters(realism, capsys) -> None:
     out = capsys.readouterr().out
     heads = [line for line in out.splitlines() if line.startswith("| figure |")]
     assert [h.split(" | ")[1:3] for h in heads] == [[t, "random"] for t in tuned]
+
+
+def test_a_tuned_bot_without_shipped_parameters_is_said(realism, capsys, tmp_path) -> None:
+    """A ruleset of one's own has no shipped file: its ``strategy:tuned`` plays the
+    defaults, and realism.py says so as ``mjrules simulate`` does."""
+    from dsl.ruleset import SHIPPED
+
+    mine = tmp_path / "mine.yaml"
+    mine.write_text((SHIPPED / "hunan" / "hongzhong.yaml").read_text("utf-8"), "utf-8")
+    realism.main(["--hands", "2", "--bots", "strategy:tuned", str(mine), "hunan/hongzhong"])
+    said = capsys.readouterr().err
+    assert (f"mjrules: note: no tuned parameters of the strategy bot are shipped for {mine}: "
+            "it plays its defaults") in said and said.count("note:") == 1  # fmt: skip
