@@ -133,7 +133,7 @@ def test_the_same_table_on_one_worker_two_or_dask():
         (["--agents", "efficiency,random", "--policy", "kong_policy=always,never"],
          "give one bot, the field every value plays against"),
         (["--agents", "nobody", "--policy", "kong_policy=always,never"],
-         "unknown agent 'nobody'"),
+         "--agents 'nobody': unknown agent 'nobody'; agents are defensive, "),
         (["--games", "1", "--policy", "kong_policy=always,never"], "at least 2 walls"),
         (["--set", "nope=1", "--policy", "kong_policy=always,never"], "unknown option 'nope'"),
     ],
