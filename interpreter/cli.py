@@ -1021,8 +1021,9 @@ def tactics(
     for every value.  It prints each value's points per
     hand with a 95% CI and its paired difference from the policy's first value, * where
     significant at 5% after Holm's correction over every difference; with several
-    rulesets, also a policy × ruleset table.  --set and --preset apply to every ruleset.
-    Results are kept in the results cache and reused (--cache, --no-cache).
+    rulesets, also a policy × ruleset table.  --set and --preset apply to every ruleset;
+    --agents strategy:tuned plays each with its own shipped parameters.  Results are kept
+    in the results cache and reused (--cache, --no-cache).
 
     \b
     Examples:

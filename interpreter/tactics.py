@@ -171,8 +171,13 @@ def policy_rows(table: pd.DataFrame, policies: Sequence[Policy], field: str) -> 
 class RulesetResult:
     about: dict[str, str]  # the provenance of the field's hands (simulate's)
     changed: dict[str, Any]
+    field: str  # the field bot as played here: BOT:tuned reads each ruleset's own parameters
     players: int  # each value plays a wall in every seat: walls × players hands
     rows: list[Row]
+
+    def agent(self, row: Row) -> str:
+        """The bot that played the value at its seat."""
+        return Policy(row.policy, ()).agent(self.field, row.value)
 
 
 def play_ruleset(
@@ -190,7 +195,7 @@ def play_ruleset(
     agents = tuple(dict.fromkeys(p.agent(field, v) for p in policies for v in p.values))
     table, about, loaded = duplicate_table(setting, agents, field, walls, seed, run)
     rows = policy_rows(table, policies, field)
-    return RulesetResult(about, _changed(loaded), Rules(loaded).players, rows)
+    return RulesetResult(about, _changed(loaded), field, Rules(loaded).players, rows)
 
 
 # --- many rulesets: the report ---------------------------------------------------------------
@@ -199,7 +204,7 @@ def play_ruleset(
 @dataclass
 class Tactics:
     policies: list[Policy]
-    field: str
+    field: str  # as given to --agents; each ruleset's result has the field played there
     walls: int
     rulesets: list[RulesetResult]
 
@@ -218,15 +223,12 @@ class Tactics:
                 {"ruleset": r.about["ruleset"], "ruleset_hash": r.about["ruleset_hash"],
                  "options": json.loads(r.about["options"]),
                  "preset": r.about["preset"] or None,
-                 "players": r.players, "hands_per_value": self.walls * r.players,
-                 "rows": [{**row.to_json(), "agent": self._agent(row)} for row in r.rows]}
+                 "field": r.field, "players": r.players,
+                 "hands_per_value": self.walls * r.players,
+                 "rows": [{**row.to_json(), "agent": r.agent(row)} for row in r.rows]}
                 for r in self.rulesets
             ],
         }  # fmt: skip
-
-    def _agent(self, row: Row) -> str:
-        """The bot that played the value at its seat."""
-        return Policy(row.policy, ()).agent(self.field, row.value)
 
     def to_text(self) -> str:
         from interpreter.compare import _side_text
@@ -250,7 +252,10 @@ class Tactics:
             f"* significant at 5% after Holm's correction for {len(self.effects)} differences",
         ]
         for res in self.rulesets:
-            lines += ["", _side_text(res.about, res.changed), *self._table(res)]
+            lines += ["", _side_text(res.about, res.changed)]
+            if res.field != self.field:  # a parameter file or BOT:tuned, read for this ruleset
+                lines.append(f"field played: {res.field} ({self.field} read for this ruleset)")
+            lines += self._table(res)
         if len(self.rulesets) > 1:
             lines += ["", *self._grid()]
         return "\n".join(lines)
@@ -317,20 +322,32 @@ def tactics(
 ) -> Tactics:
     """Every value of every ``--policy`` played in duplicate format under each ruleset of
     ``settings`` on ``walls`` walls; Holm's correction over every difference.  Values are
-    compared within a ruleset, so rulesets of different seats or tiles sit side by side."""
+    compared within a ruleset, so rulesets of different seats or tiles sit side by side.
+    ``field``: one bot; ``BOT:tuned`` plays each ruleset with the parameters shipped for it,
+    the policy's values set on top of them."""
+    from dsl.ruleset import load
     from interpreter import simulate as sim
 
     if walls < 2:
         raise ValueError(f"--games must be at least 2 walls to compare, not {walls}")
-    fields = sim.split_agents(field)  # a parameter file read into its parameters
-    if len(fields) != 1:
-        raise ValueError(f"--agents {field!r}: give one bot, the field every value plays against")
-    field = fields[0]
-    parsed = parse_policies(policies, field)
-    for s in settings:  # every input checked before a wall is played
-        sim.make_spec(s.ruleset, seed, field, s.settings, s.preset)
-    results = [play_ruleset(s, parsed, field, walls, seed, run) for s in settings]
-    out = Tactics(parsed, field, walls, results)
+    loaded, fields = [], []  # every input checked before a wall is played
+    for s in settings:
+        ruleset = load(s.ruleset, settings=s.settings, preset=s.preset)
+        # a parameter file read into its parameters; BOT:tuned, those shipped for the ruleset
+        names = sim.split_agents(field, ruleset)
+        if len(names) != 1:
+            raise ValueError(
+                f"--agents {field!r}: give one bot, the field every value plays against"
+            )
+        sim.make_spec(ruleset, seed, names[0])
+        loaded.append(ruleset)
+        fields.append(names[0])
+    parsed = parse_policies(policies, fields[0])  # the same bot on every ruleset
+    sim.note_untuned(loaded, field)
+    results = [
+        play_ruleset(s, parsed, f, walls, seed, run) for s, f in zip(settings, fields, strict=True)
+    ]
+    out = Tactics(parsed, field.strip(), walls, results)
     adjust(out.effects)
     return out
 

@@ -135,10 +135,37 @@ def test_tuned_needs_a_ruleset_to_read():
     with pytest.raises(ValueError, match="'tuned' reads the shipped parameters of the ruleset "
                        "played, and none is known here"):  # fmt: skip
         expand_agent("strategy:tuned")
-    result = mjrules("tactics", QQ, "--agents", "strategy:tuned", "--policy", "alert=0,1",
-                     "--games", "2", "--workers", "1")  # fmt: skip
-    assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert "none is known here" in result.stderr
+
+
+def test_tactics_plays_each_rulesets_own_tuned_parameters(tmp_path):
+    """Before, ``tactics --agents strategy:tuned`` was refused ("none is known here"): the
+    field was read without a ruleset.  Each ruleset is played by its own tuned field, the
+    policy's value set on top of its parameters; a ruleset of one's own, with no shipped
+    file, plays the defaults and says so."""
+    mine = tmp_path / "mine.yaml"
+    mine.write_text((SHIPPED / "changsha" / "qq2014.yaml").read_text(encoding="utf-8"), "utf-8")
+    tuned = expand_agent("strategy:tuned", load(QQ))
+    assert tuned.startswith("strategy:value_threshold=") and "alert=" in tuned
+    args = ["tactics", QQ, str(mine), "--agents", "strategy:tuned", "--policy", "alert=0,1",
+            "--games", "2", "--workers", "1", "--no-cache"]  # fmt: skip
+    result = mjrules(*args, "--json")
+    assert result.returncode == 0, result.stderr
+    note = (f"mjrules: note: no tuned parameters of the strategy bot are shipped for {mine}: "
+            "it plays its defaults")  # fmt: skip
+    assert note in result.stderr and result.stderr.count("note:") == 1
+    data = json.loads(result.stdout)
+    assert data["field"] == "strategy:tuned"
+    qq, own = data["rulesets"]
+    assert (qq["field"], own["field"]) == (tuned, "strategy")
+    on_top = tuned.replace(f"alert={shipped_params('strategy', load(QQ))['alert']}", "alert=1")
+    assert on_top != tuned
+    assert [r["agent"] for r in qq["rows"]] == [on_top.replace("alert=1", "alert=0"), on_top]
+    assert [r["agent"] for r in own["rows"]] == ["strategy:alert=0", "strategy:alert=1"]
+    text = mjrules(*args).stdout.splitlines()
+    assert text[0] == "each value played by one seat against 3 strategy:tuned bots, in every seat,"
+    played = [line for line in text if line.startswith("field played: ")]
+    assert played == [f"field played: {tuned} (strategy:tuned read for this ruleset)",
+                      "field played: strategy (strategy:tuned read for this ruleset)"]  # fmt: skip
 
 
 def test_simulate_and_play_default_to_the_tuned_strategy_bot(tmp_path):
