@@ -26,7 +26,8 @@ one (↑, ↓, or ? where they pull both ways; docs/AGENTS.md, Strength and real
 and where the bots are: above, within or below the reference by their intervals (the
 random bot left out).  The output is markdown (stdout); progress goes to stderr.
 
-``--out DIR`` keeps each run's rows (``DIR/RULESET-BOT-SEED-N.parquet``); a run found
+``--out DIR`` keeps each run's rows (``DIR/RULESET-BOT-SEED-N.parquet``, a bot with
+parameters named by a short hash of them: :func:`run_name`); a run found
 there, whole or stopped part-way, is resumed rather than replayed, so the tables can be
 made again at once.  Use a new folder once a bot has changed, and one process a folder at a
 time (two resuming one run write the same parts).
@@ -35,6 +36,7 @@ time (two resuming one run write the same parts).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -186,6 +188,17 @@ class Run:
     """The source the hands were played with."""
 
 
+def run_name(ruleset: str, bot: str, seed: int, hands: int) -> str:
+    """The file name of a run's rows: the bot's name with a short hash of its parameters in
+    their place, as the parameters written out can pass the 255 bytes a file name may have.
+    The same inputs give the same name (resumed); the rows and the run's ``.json`` name the
+    bot in full."""
+    base, _, params = bot.partition(":")
+    if params:  # one form of a bot's parameters (split_agents): the same bot, the same hash
+        base += "_" + hashlib.sha256(params.encode()).hexdigest()[:12]
+    return f"{ruleset}-{base}-{seed}-{hands}".replace("/", "_").replace(":", "_")
+
+
 def play(
     ruleset: str, bot: str, hands: int, seed: int, workers: int, out: str | None,
     types: Mapping[str, frozenset[str]], say: Callable[[str], None], source: str,
@@ -198,8 +211,7 @@ def play(
     players = len(spec.agents)
     path = None
     if out is not None:
-        name = f"{ruleset}-{bot}-{seed}-{hands}".replace("/", "_").replace(":", "_")
-        path = os.path.join(out, f"{name}.parquet")
+        path = os.path.join(out, f"{run_name(ruleset, bot, seed, hands)}.parquet")
     rows: list[dict[str, Any]] = []
     start, cpu, step = time.perf_counter(), time.process_time(), max(1, hands // 10)
     resumed = path is not None and (os.path.exists(path) or os.path.isdir(f"{path}.partial"))
@@ -214,8 +226,8 @@ def play(
     if resumed:
         say(f"{ruleset} {bot}: resuming from {path}")
     run_to(spec, hands, players, keep, workers, None, path, False, resume=path is not None)
-    timing = {"seconds": time.perf_counter() - start, "cpu": time.process_time() - cpu,
-              "workers": workers, "commit": source}  # fmt: skip
+    timing = {"bot": bot, "seconds": time.perf_counter() - start,
+              "cpu": time.process_time() - cpu, "workers": workers, "commit": source}  # fmt: skip
     if path is not None:
         if not resumed:
             Path(f"{path}.json").write_text(json.dumps(timing), "utf-8")

@@ -137,3 +137,37 @@ def test_a_tuned_bot_without_shipped_parameters_is_said(realism, capsys, tmp_pat
     said = capsys.readouterr().err
     assert (f"mjrules: note: no tuned parameters of the strategy bot are shipped for {mine}: "
             "it plays its defaults") in said and said.count("note:") == 1  # fmt: skip
+
+
+def test_out_names_a_bot_with_parameters_by_a_short_hash(realism, capsys, tmp_path) -> None:
+    """Before, a run's file was named by the bot's parameters written out, and a bot with
+    many (a tuned one, or given in full) made a name over the 255 bytes a file name may
+    have: ``--out`` failed with "File name too long".  The name is short, the same for the
+    same inputs and another for other parameters; the rows name the bot in full."""
+    import json
+
+    import pandas as pd
+
+    from interpreter.agents import PARAMS
+
+    full = "strategy:" + ",".join(
+        f"{k}={p.low + 0.123456789:.9f}" for k, p in PARAMS["strategy"].items()
+    )
+    bots = [full, full.replace("hazard=0.123456789", "hazard=0.5")]
+    out, hongzhong = tmp_path / "out", "hunan/hongzhong"
+    args = ["--hands", "2", "--bots", ",".join(bots), "--out", str(out), hongzhong]
+    realism.main(args)
+    paths = [out / f"{realism.run_name(hongzhong, bot, 1, 2)}.parquet" for bot in bots]
+    assert sorted(out.glob("*.parquet")) == sorted(paths) and paths[0] != paths[1]
+    for bot, path in zip(bots, paths, strict=True):
+        assert set(pd.read_parquet(path)["agents"]) == {json.dumps([bot] * 4)}
+        assert json.loads(Path(f"{path}.json").read_text("utf-8"))["bot"] == bot
+    capsys.readouterr()
+    realism.main(args)
+    assert capsys.readouterr().err.count("resuming from") == 2  # the same names found again
+    assert len(f"{SICHUAN}-{full}-1-4800.parquet.partial") > 255
+    name = realism.run_name(SICHUAN, full, 1, 4800)
+    assert name.startswith("sichuan_blog5-strategy_") and len(name) < 60
+    assert realism.run_name(SICHUAN, full, 1, 4800) == name  # stable
+    assert realism.run_name(SICHUAN, full.replace("=0.1", "=0.2", 1), 1, 4800) != name
+    assert realism.run_name(SICHUAN, "value", 1, 4800) == "sichuan_blog5-value-1-4800"
