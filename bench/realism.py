@@ -342,12 +342,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
     parser.add_argument("--bots", default=",".join(DEFAULT_BOTS),
                         help="bots as in mjrules simulate --agents, a column each; "
-                        "strategy:tuned plays each ruleset's own parameters")  # fmt: skip
+                        "strategy:tuned plays each ruleset's own parameters (two bots that "
+                        "are one once read are refused)")  # fmt: skip
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--out", help="folder to keep each run's rows in (and resume from)")
     args = parser.parse_args(argv)
     from dsl.ruleset import RulesetError, load
-    from interpreter.simulate import SimulationError, note_untuned, split_agents
+    from interpreter.simulate import SimulationError, note_untuned, refuse_same, split_agents
 
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
@@ -366,6 +367,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         rulesets = [load(r) for r in args.rulesets]
         # BOT:tuned reads the parameters shipped for each ruleset, as simulate's --agents does
         bots = [split_agents(args.bots, r, flag="--bots") for r in rulesets]
+        for ruleset, its_bots in zip(rulesets, bots, strict=True):  # a column each
+            refuse_same(its_bots, args.bots, ruleset, "--bots")
     except (RulesetError, ValueError) as error:  # an agent unknown, an empty item, a file
         raise SystemExit(f"error: {error}") from None
     note_untuned(rulesets, args.bots)

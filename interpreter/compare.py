@@ -521,14 +521,12 @@ def parse_skill(text: str, ruleset: Ruleset) -> tuple[str, str]:
     """``STRONG,WEAK`` (each a bot, with its parameters as in ``--agents``) as the two bots
     played on ``ruleset``: ``BOT:tuned`` reads the parameters shipped for it, as ``--agents``
     does, so each side of a comparison plays its own."""
-    from interpreter.simulate import split_agents
+    from interpreter.simulate import refuse_same, split_agents
 
     names = split_agents(text, ruleset, flag="--skill")
     if len(names) != 2 or not all(names):
         raise ValueError(f"--skill {text!r}: give two bots, STRONG,WEAK")
-    if names[0] == names[1]:
-        raise ValueError(f"--skill {text!r}: the two bots are the same ({names[0]} on "
-                         f"{ruleset.given_path or ruleset.id})")  # fmt: skip
+    refuse_same(names, text, ruleset, "--skill")
     return names[0], names[1]
 
 

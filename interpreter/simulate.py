@@ -198,6 +198,19 @@ def split_agents(text: str, ruleset: Ruleset | None = None, flag: str = "--agent
     return [expand_agent(n, ruleset) for n in names]
 
 
+def refuse_same(names: Sequence[str], text: str, ruleset: Ruleset, flag: str) -> None:
+    """Refuse two of the bots ``names``, read from ``text`` on ``ruleset``
+    (:func:`split_agents`), that are one: ``strategy:tuned,strategy`` on a ruleset with no
+    shipped file plays the same bot twice.  ``flag``: the option ``text`` was given to."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            which = "the two" if len(names) == 2 else "two"
+            raise ValueError(f"{flag} {text!r}: {which} bots are the same ({name} on "
+                             f"{ruleset.given_path or ruleset.id})")  # fmt: skip
+        seen.add(name)
+
+
 def _names(text: str, flag: str = "--agents") -> list[str]:
     """The agents of ``text`` as written.  An empty item is refused: ',' separates agents
     and parameters alike, so it is one of them left out."""

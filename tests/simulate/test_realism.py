@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -171,3 +172,21 @@ def test_out_names_a_bot_with_parameters_by_a_short_hash(realism, capsys, tmp_pa
     assert realism.run_name(SICHUAN, full, 1, 4800) == name  # stable
     assert realism.run_name(SICHUAN, full.replace("=0.1", "=0.2", 1), 1, 4800) != name
     assert realism.run_name(SICHUAN, "value", 1, 4800) == "sichuan_blog5-value-1-4800"
+
+
+def test_two_bots_that_are_one_once_read_are_refused(realism, capsys, tmp_path) -> None:
+    """Before, ``--bots strategy:tuned,strategy`` on a ruleset with no shipped file played
+    the strategy bot's defaults twice, two columns of one bot.  It is refused naming the
+    ruleset, as ``compare --skill`` refuses it, before a hand of any ruleset is played."""
+    from dsl.ruleset import SHIPPED
+
+    mine = tmp_path / "mine.yaml"
+    mine.write_text((SHIPPED / "hunan" / "hongzhong.yaml").read_text("utf-8"), "utf-8")
+    said = (f"--bots 'strategy:tuned,strategy': the two bots are the same (strategy on "
+            f"{mine})")  # fmt: skip
+    with pytest.raises(SystemExit, match=re.escape(said)):
+        realism.main(["--hands", "2", "--bots", "strategy:tuned,strategy", "hunan/hongzhong",
+                      str(mine)])  # fmt: skip
+    assert "| figure |" not in capsys.readouterr().out
+    with pytest.raises(SystemExit, match=re.escape("two bots are the same (random on")):
+        realism.main(["--hands", "2", "--bots", "random,simple,random", "hunan/hongzhong"])
