@@ -662,6 +662,8 @@ def _build(
         return None
     if compile:
         _audit_shapes(data, compiled, ctx, options, merged, tileset)
+        if not ctx.abstract:
+            _audit_classes(data, compiled, ctx, merged)
     frozen = _freeze(data, compiled, ())
     return Ruleset(
         id=the_id,
@@ -998,6 +1000,58 @@ def _section(source: ExprSource, data: Mapping[str, Any]) -> str:
         if at in MOMENTS:
             return source.scope.replace("payments_kong", f"payments_{at}", 1)
     return source.scope
+
+
+_VALUE_READERS = ("scoring", "payment", "birds", "payments", "adjustments")
+"""The sections whose expressions turn the found hand types into what a hand is worth."""
+
+
+def unread_classes(
+    modifiers: Mapping[str, Any], expressions: Iterable[tuple[tuple[Any, ...], Any]]
+) -> dict[str, tuple[str, ...]]:
+    """The classes no expression of scoring or payment reads (through the class, ``hands``
+    or a modifier's own name), each with its modifiers: those are listed but worth nothing.
+    A hand type of such a class still makes the hand win (a payment may pay a plain win a
+    constant), so only modifiers are counted.  ``expressions``: (path, compiled) pairs."""
+    from dsl.syntax import mentions
+
+    readers = [e for path, e in expressions if path[0] in _VALUE_READERS]
+    if any(mentions(e, "hands") for e in readers):
+        return {}
+    unread: dict[str, tuple[str, ...]] = {}
+    for name, entry in modifiers.items():
+        kind = (entry or {}).get("class")
+        if kind and not any(mentions(e, kind) or mentions(e, name) for e in readers):
+            unread[kind] = (*unread.get(kind, ()), name)
+    return unread
+
+
+def unread_class_message(kind: str, modifiers: Mapping[str, Any], names: Sequence[str]) -> str:
+    labels = ", ".join(f"{display_name(modifiers[n].get('name'), n)} ({n})" for n in names)
+    return f"class '{kind}' of {labels} is read by no expression: its hand types add nothing"
+
+
+def _audit_classes(
+    data: dict[str, Any], compiled: Mapping[tuple[Any, ...], Any], ctx: Context, root: Node
+) -> None:
+    """Warn of the modifiers worth nothing (``unread_classes``): settling shows them at 0."""
+    modifiers = data.get("modifiers") or {}
+    for kind, names in unread_classes(modifiers, compiled.items()).items():
+        at = ("modifiers", names[0], "class")
+        ctx.problems.warning(
+            unread_class_message(kind, modifiers, names),
+            _where(ctx, at if at in ctx.locations else at[:2], root),
+            expected=f"'{kind}' in scoring.value (e.g. sum({kind}, value)) or in a payment "
+            "field that reads the classes",
+        )
+
+
+def display_name(name: Any, fallback: str) -> str:
+    """A rule's name as players read it: the Chinese of a ``{zh:, en:}`` map, else its text,
+    else ``fallback`` (the rule's id)."""
+    if isinstance(name, Mapping):
+        return str(name.get("zh") or name.get("en") or fallback)
+    return str(name) if name else fallback
 
 
 def _audit_shapes(

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from dsl import syntax
 from dsl.problems import Location
-from dsl.ruleset import Ruleset
+from dsl.ruleset import Ruleset, display_name
 from dsl.situation import NOBODY, POT, HandMeld, Situation
 from dsl.vocabulary import CONSTANTS, GENERIC_FUNCTIONS, HAND_ONLY
 from handcore import shapes
@@ -667,14 +667,6 @@ def _table(scenario: HandRecord, options: Mapping[str, Any], **seats: Any) -> Si
         choices=scenario.choices,
         **seats,
     )
-
-
-def display_name(name: Any, fallback: str) -> str:
-    """A rule's name as players read it: the Chinese of a ``{zh:, en:}`` map, else its text,
-    else ``fallback`` (the rule's id)."""
-    if isinstance(name, Mapping):
-        return str(name.get("zh") or name.get("en") or fallback)
-    return str(name) if name else fallback
 
 
 def _bird_hits(

@@ -1,6 +1,6 @@
 """Checks read from the rules themselves, without playing a hand: conditions folded to a
-constant, options no rule reads, presets that change nothing, ``replaces`` cycles, ties in
-claim priority."""
+constant, options no rule reads, presets that change nothing, modifiers of a class nothing
+reads, ``replaces`` cycles, ties in claim priority."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from dsl import syntax
-from dsl.ruleset import Ruleset
+from dsl.ruleset import Ruleset, unread_class_message, unread_classes
 from interpreter.check.findings import ERROR, INFO, WARNING, Finding
 from interpreter.check.hands import entries, where
 
@@ -73,6 +73,18 @@ def static_findings(ruleset: Ruleset) -> list[Finding]:
                     ("presets", name),
                 )
             )
+    modifiers = ruleset.get("modifiers") or {}
+    for kind, names in unread_classes(modifiers, expressions(ruleset.data)).items():
+        at = ("modifiers", names[0], "class")
+        found.append(
+            Finding(
+                "static",
+                WARNING,
+                unread_class_message(kind, modifiers, names),
+                where(ruleset, *at),
+                at[:2],
+            )
+        )
     found += _cycles(ruleset)
     for level in (ruleset.get("claims") or {}).get("priority") or ():
         if isinstance(level, tuple) and len(level) > 1:

@@ -13,6 +13,7 @@ import pytest
 
 from dsl.expressions import EvaluationError
 from dsl.ruleset import check_ruleset, load
+from interpreter.check.static import static_findings
 from interpreter.scenario import read_scenario
 from interpreter.settle import settle
 
@@ -111,6 +112,41 @@ def test_constants_are_worked_out_while_checking(tmp_path, expression, col, mess
 def test_shipped_birds_still_compile() -> None:
     rules = load("changsha/qq2014", settings=["birds=2"])
     assert rules.birds.multiplier.text.startswith("if option.bird_effect")
+
+
+MENQING = (
+    "scoring:\n  classes: [small, big, bonus]\n{value}modifiers:\n  menqing:\n"
+    "    name: {{zh: 门清, en: concealed hand}}\n    when: count(melds, not concealed) == 0\n"
+    "    value: 1\n    source: house rule\n"
+)
+UNREAD = "class 'bonus' of 门清 (menqing) is read by no expression: its hand types add nothing"
+
+
+def test_a_modifier_of_a_class_nothing_reads_is_warned_of(tmp_path) -> None:
+    """qq2014 pays by sum(big, value): a modifier of class bonus is listed but worth 0."""
+    path = house(tmp_path, MENQING.format(value=""))
+    shown = os.path.relpath(path)
+    assert problems(path) == [
+        f"{shown}:7:3: warning: {UNREAD}\n      menqing:\n      ^^^^^^^\n  expected: 'bonus' "
+        "in scoring.value (e.g. sum(bonus, value)) or in a payment field that reads the classes"
+    ]
+    found = [f.format() for f in static_findings(load(str(path), root=REPO / "rulesets"))]
+    assert f"{shown}:8:5: warning: [static] {UNREAD}" in found
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "  value: sum(big, value) + sum(bonus, value)\n",  # the class
+        "  value: sum(hands, value)\n",  # every hand type, whatever its class
+        "  value: sum(big, value) + (if menqing in hands then 1 else 0)\n",  # its name
+    ],
+)
+def test_a_modifier_read_by_scoring_is_not_warned_of(tmp_path, value) -> None:
+    path = house(tmp_path, MENQING.format(value=value))
+    assert problems(path) == []
+    found = [f.message for f in static_findings(load(str(path), root=REPO / "rulesets"))]
+    assert UNREAD not in found
 
 
 ZERO = "payment:\n  base: 1 // (winner - winner)\n"
