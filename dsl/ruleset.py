@@ -212,6 +212,13 @@ def _display(path: FilePath) -> str:
         return str(path)
 
 
+_OWN_IDS = (
+    " (put rulesets of your own in ./rulesets of the current folder or a folder named by "
+    f"${ROOT_ENV})"
+)
+"""Where an id not found could be put: the search path that users extend."""
+
+
 def _where_ids(folders: Iterable[Folder]) -> str:
     return "a ruleset id in " + ", ".join(f.label for f in folders) + " (mjrules list)"
 
@@ -334,6 +341,7 @@ def load(
     root: str | os.PathLike[str] | None = None,
     compile: bool = True,
     relative_to: str | os.PathLike[str] | None = None,
+    named_at: Location | None = None,
     flags: tuple[str, str] = ("--set", "--preset"),
 ) -> Ruleset:
     """Load a ruleset by id or path; raise RulesetError listing every problem found."""
@@ -345,6 +353,7 @@ def load(
         compile=compile,
         relative_to=relative_to,
         flags=flags,
+        named_at=named_at,
     )
     if loaded.ruleset is None:
         raise RulesetError(loaded.problems)
@@ -359,14 +368,16 @@ def check_ruleset(
     root: str | os.PathLike[str] | None = None,
     compile: bool = True,
     relative_to: str | os.PathLike[str] | None = None,
+    named_at: Location | None = None,
     flags: tuple[str, str] = ("--set", "--preset"),
 ) -> Loaded:
     """Like ``load`` but returns the problems (warnings too) instead of raising.
 
     ``ref`` is an id, looked up on the search path only, or a path ending in .yaml: as given
     (a file named on the command line), or relative to the file ``relative_to`` that names it
-    (a scenario, a log).  ``flags`` are the command-line flags that problems with
-    ``settings`` and ``preset`` quote (``--set-b``, ``--preset-b`` for one side of a pair)."""
+    (a scenario, a log), at ``named_at`` (where a ruleset not found is reported).  ``flags``
+    are the command-line flags that problems with ``settings`` and ``preset`` quote
+    (``--set-b``, ``--preset-b`` for one side of a pair)."""
     problems = Problems()
     folders = search_path(root)
     ref = str(ref)
@@ -374,7 +385,7 @@ def check_ruleset(
     path = resolve(ref, [f.path for f in folders], relative_to=base)
     if path is None:
         shown = _shorten(ref)
-        location = Location(shown, 1, 1)
+        location = named_at or Location(shown, 1, 1)
         if is_path(ref):
             problems.error(
                 f"no ruleset file '{shown}': {_missing(ref, base)}",
@@ -386,7 +397,10 @@ def check_ruleset(
             problems.error(
                 f"no ruleset '{shown}'" + (f": {why}" if why else ""),
                 location,
-                expected=_where_ids(folders) + " or a path to a .yaml file",
+                expected=_where_ids(folders)
+                + " or a path to a .yaml file"
+                + (f" relative to {_display(base)}" if base else "")
+                + ("" if root is not None else _OWN_IDS),
                 suggestion=nearest(shown, _available(folders)),
             )
         return Loaded(None, problems.items)

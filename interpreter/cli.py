@@ -25,6 +25,7 @@ from interpreter.ruleset_cli import COMMANDS, ruleset_options
 if TYPE_CHECKING:  # loaded only by the commands that need it, to keep --help quick
     from pathlib import Path
 
+    from dsl.problems import Location
     from dsl.ruleset import Ruleset
     from interpreter.compare import Comparison, Sweep
     from interpreter.tactics import Tactics
@@ -299,9 +300,10 @@ def settle(
             fail(f"{scenario}: no ruleset: give ruleset: in the file or --ruleset")
         named_in = "" if ruleset_ref else f"{scenario}: ruleset"
         beside = None if ruleset_ref else scenario  # a path in the file is relative to it
+        at = None if ruleset_ref else read.ruleset_place
         if read.options:  # told at their place in the file
-            read.check_options(_load_ruleset(ref, [], None, named_in, beside).options)
-        rules = _load_ruleset(ref, [*read.settings(), *settings], preset, named_in, beside)
+            read.check_options(_load_ruleset(ref, [], None, named_in, beside, at).options)
+        rules = _load_ruleset(ref, [*read.settings(), *settings], preset, named_in, beside, at)
         if rules.tileset != tileset:  # the tiles in the ruleset's play, each copy once
             read = read_scenario(scenario, rules.tileset)
         read.check_choices(rules)
@@ -335,17 +337,20 @@ def _load_ruleset(
     preset: str | None,
     named_in: str = "",
     relative_to: str | None = None,
+    named_at: Location | None = None,
 ) -> Ruleset:
     """A ruleset to play or settle by id or path, or exit 1 with every problem found.
 
     An abstract ruleset (``ruleset.abstract``) leaves rules to those that extend it;
-    ``named_in`` says where it was asked for (a scenario's ``ruleset:``), and a path there
-    is read relative to the file ``relative_to``."""
+    ``named_in`` says where it was asked for (a scenario's ``ruleset:``, at ``named_at``), and
+    a path there is read relative to the file ``relative_to``."""
     from dsl.problems import RulesetError
     from dsl.ruleset import load
 
     try:
-        rules = load(ref, settings=settings, preset=preset, relative_to=relative_to)
+        rules = load(
+            ref, settings=settings, preset=preset, relative_to=relative_to, named_at=named_at
+        )
     except RulesetError as error:
         fail(error.format())
     if why := rules.unplayable():

@@ -55,6 +55,8 @@ class Scenario:
     choice_places: tuple[tuple[str, Location, tuple[Location, ...]], ...] = ()
     """Each choice of ``choices:``, where its name is in the file and where each seat's
     value is."""
+    ruleset_place: Location | None = None
+    """Where ``ruleset:`` names it, for a ruleset that is not found."""
 
     def settings(self) -> list[str]:
         """The scenario's options as ``name=value`` settings for loading the ruleset."""
@@ -205,6 +207,7 @@ class _Reader:
         return Scenario(
             path=self.path,
             ruleset=None if ruleset is None else str(ruleset.value),
+            ruleset_place=None if ruleset is None else ruleset.location,
             options={} if options is None or options.kind != "map" else options.plain(),
             hand=hand,
             raw=root.plain(),

@@ -269,6 +269,18 @@ def test_settle_and_play_refuse_an_abstract_ruleset(tmp_path):
         assert "Traceback" not in result.stderr
 
 
+def test_a_ruleset_not_found_is_reported_at_the_scenarios_ruleset_line(tmp_path):
+    """Ids are looked up from the current folder, not beside the scenario: say so, there."""
+    path = tmp_path / "house.yaml"
+    path.write_text(THREE_SUITS.replace("sichuan/blog5", "house/cs_menqing"))
+    result = run("settle", str(path))
+    assert result.returncode == 1
+    assert f"{path}:1:10: error: no ruleset 'house/cs_menqing'" in result.stderr
+    assert "ruleset: house/cs_menqing" in result.stderr  # the line, quoted
+    assert "$MJRULES_RULESETS" in result.stderr.split("expected: ")[1]
+    assert "Traceback" not in result.stderr
+
+
 def test_inconsistent_scenario_exits_1_naming_file_and_field(tmp_path):
     path = tmp_path / "both.yaml"
     path.write_text(THREE_SUITS + "in_game: [0, 2, 3]\n")
