@@ -328,9 +328,11 @@ class _Reader:
         if node is None:
             if required:
                 self.error(
-                    "a scenario needs wins (or unfinished hands at the end of the wall)",
+                    "a scenario needs wins, unfinished hands at the end of the wall, "
+                    "false_wins or escape",
                     root,
-                    expected="wins: [{seat: 1, hand: ..., ...}]",
+                    expected="wins: [{seat: 1, hand: ..., ...}], unfinished: [...], "
+                    "false_wins: [seats] or escape: {seat: N, wall: tiles left}",
                 )
             return []
         wins = []

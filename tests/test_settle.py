@@ -281,6 +281,19 @@ def test_a_ruleset_not_found_is_reported_at_the_scenarios_ruleset_line(tmp_path)
     assert "Traceback" not in result.stderr
 
 
+def test_an_empty_scenario_names_everything_that_would_do():
+    """false_wins or escape alone make a scenario too (docs/SCENARIO.md)."""
+    with pytest.raises(ScenarioError) as error:
+        read_scenario_text("ruleset: sichuan/blog5\ndealer: 0\n")
+    shown = error.value.format()
+    needs = "wins, unfinished hands at the end of the wall, false_wins or escape"
+    assert f"error: a scenario needs {needs}" in shown
+    for key in ("wins:", "unfinished:", "false_wins:", "escape:"):
+        assert key in shown.split("expected: ")[1], key
+    for alone in ("false_wins: [1]\n", "escape: {seat: 1, wall: 3}\n"):
+        read_scenario_text("ruleset: sichuan/blog5\ndealer: 0\n" + alone)
+
+
 def test_inconsistent_scenario_exits_1_naming_file_and_field(tmp_path):
     path = tmp_path / "both.yaml"
     path.write_text(THREE_SUITS + "in_game: [0, 2, 3]\n")
