@@ -19,7 +19,7 @@ from functools import cache, cached_property
 from typing import Any, NamedTuple
 
 from dsl import syntax
-from dsl.problems import Location
+from dsl.problems import ERROR, Location, make
 from dsl.ruleset import Ruleset, display_name
 from dsl.situation import NOBODY, POT, HandMeld, Situation
 from dsl.vocabulary import CONSTANTS, GENERIC_FUNCTIONS, HAND_ONLY
@@ -60,7 +60,12 @@ def keep_facts(known: dict[str, Any], situation: Situation) -> None:
 
 
 class SettlementError(ValueError):
-    """The hand cannot be settled under the ruleset (e.g. a winner whose hand does not win)."""
+    """The hand cannot be settled under the ruleset (e.g. a winner whose hand does not win).
+    Given the place in the scenario that shows it, it reads as every located problem does:
+    ``file:line:col: error: message`` and the line quoted."""
+
+    def __init__(self, message: str, location: Location | None = None) -> None:
+        super().__init__(make(ERROR, message, location).format() if location else message)
 
 
 @dataclass(frozen=True)
@@ -448,8 +453,9 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
     if not any(kind.is_hand for kind in found.values()):
         tiles = ", ".join(EVERY.name(t) for t in win.win_tiles)
         raise SettlementError(
-            f"{win.location}: the hand of seat {win.seat} does not win under "
-            f"{ruleset.id} (no hand type applies with {tiles})"
+            f"the hand of seat {win.seat} does not win under {ruleset.id} (no hand type "
+            f"applies with {tiles})",
+            win.location,
         )
     replaced = {gone for kind in found.values() for gone in kind.replaces}
     kept = {h: kind for h, kind in found.items() if h not in replaced}
@@ -568,10 +574,10 @@ def _check_table(ruleset: Ruleset, scenario: HandRecord) -> None:
     hands = (*scenario.wins, *scenario.unfinished)
     seats = int(ruleset.get("players.count") or 4)
     if scenario.players != seats:
-        where = f"{hands[0].location}: " if hands else ""
         raise SettlementError(
-            f"{where}the hand has {scenario.players} players, {ruleset.id} is played by"
-            f" {seats} (write players: {seats})"
+            f"the hand has {scenario.players} players, {ruleset.id} is played by {seats} "
+            f"(write players: {seats})",
+            hands[0].location if hands else None,
         )
     tileset = ruleset.tileset
     playable = _playable(tileset)
@@ -582,8 +588,9 @@ def _check_table(ruleset: Ruleset, scenario: HandRecord) -> None:
         wrong = sorted({t for t in tiles if not playable >> t & 1})
         if wrong:
             raise SettlementError(
-                f"{hand.location}: the hand of seat {hand.seat} holds "
-                f"{', '.join(EVERY.name(t) for t in wrong)}, out of {ruleset.id}'s tiles"
+                f"the hand of seat {hand.seat} holds "
+                f"{', '.join(EVERY.name(t) for t in wrong)}, out of {ruleset.id}'s tiles",
+                hand.location,
             )
 
 
@@ -592,7 +599,7 @@ def _check_allowed(ruleset: Ruleset, situation: Situation, result: WinResult, wi
     why = _refused(ruleset, situation, None) or _below_least(ruleset, result)
     if why is not None:
         raise SettlementError(
-            f"{win.location}: the hand of seat {win.seat} does not win under {ruleset.id}: {why}"
+            f"the hand of seat {win.seat} does not win under {ruleset.id}: {why}", win.location
         )
 
 

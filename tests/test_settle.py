@@ -144,8 +144,12 @@ def test_a_hand_that_does_not_win_is_refused(tmp_path):
     path.write_text(GOOD.replace("55s", "56s").replace("win_tile: 5s", "win_tile: 6s"))
     result = run("settle", str(path))
     assert result.returncode == 1
-    assert "does not win" in result.stderr
     assert "Traceback" not in result.stderr
+    # told as every located problem is: its place, error:, then the line quoted
+    assert result.stderr == (
+        f"mjrules: error: {path}:4:5: error: the hand of seat 1 does not win under "
+        "changsha/qq2014 (no hand type applies with 6s)\n      - seat: 1\n        ^\n"
+    )
 
 
 def test_bad_scenario_exits_1_without_traceback(tmp_path):
@@ -304,7 +308,8 @@ def test_inconsistent_scenario_exits_1_naming_file_and_field(tmp_path):
     path.write_text(THREE_SUITS)
     result = run("settle", str(path))
     assert result.returncode == 1
-    assert f"{path}:4:5: the hand of seat 1 does not win under sichuan/blog5" in result.stderr
+    refused = "error: the hand of seat 1 does not win under sichuan/blog5"
+    assert f"{path}:4:5: {refused}" in result.stderr
     assert "restrictions.win_requires" in result.stderr and "Traceback" not in result.stderr
 
 

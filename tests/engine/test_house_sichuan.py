@@ -101,6 +101,6 @@ def test_a_hand_for_another_table_is_refused():
     three = read_scenario_text("players: 3\n" + SCENARIO).hand
     assert settle(ruleset, three).deltas == [-24, 48, -24]
     wan = read_scenario_text("players: 3\n" + SCENARIO.replace("123p", "123m")).hand
-    with pytest.raises(SettlementError, match=r"6:3: the hand of seat 1 holds 1m, 2m, 3m"):
+    with pytest.raises(SettlementError, match=r"6:3: error: the hand of seat 1 holds 1m, 2m, 3m"):
         settle(ruleset, wan)
     assert Counter(settle(load("sichuan/app"), read_scenario_text(SCENARIO).hand).deltas)[-24] == 3
