@@ -64,8 +64,12 @@ class SettlementError(ValueError):
     Given the place in the scenario that shows it, it reads as every located problem does:
     ``file:line:col: error: message`` and the line quoted."""
 
-    def __init__(self, message: str, location: Location | None = None) -> None:
-        super().__init__(make(ERROR, message, location).format() if location else message)
+    def __init__(self, message: str, location: Any = None) -> None:
+        if isinstance(location, Location):
+            message = make(ERROR, message, location).format()
+        elif location is not None:  # a hand the engine or a bot made: no file to quote
+            message = f"{location}: {message}"
+        super().__init__(message)
 
 
 @dataclass(frozen=True)
