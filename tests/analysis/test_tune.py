@@ -151,6 +151,13 @@ main()
 """
 
 
+def _signals_as_in_a_terminal() -> None:
+    """The stop signals' default dispositions in the child: under nohup or in a shell's
+    background job SIGHUP or SIGINT start ignored, and the program rightly keeps them so."""
+    for sig in (signal.SIGHUP, signal.SIGINT):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP", "SIGINT"])
 def test_a_signal_between_trials_says_what_is_kept(tmp_path, name):
     """SIGTERM or SIGHUP between two trials (outside any run of hands) ended tune at once,
@@ -160,7 +167,7 @@ def test_a_signal_between_trials_says_what_is_kept(tmp_path, name):
         [sys.executable, "-c", BETWEEN_TRIALS, "tune", QQ, "--agents", "efficiency",
          "--budget", "4", "--games", "4", "--workers", "1", "--out", str(out)],
         capture_output=True, text=True, timeout=120, env={**os.environ, "STOP_WITH": name},
-        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL),  # not nohup's
+        preexec_fn=_signals_as_in_a_terminal,
     )  # fmt: skip
     assert result.returncode == 128 + getattr(signal, name), result.stderr
     assert result.stderr.endswith(
