@@ -170,7 +170,9 @@ def test_a_combined_value_reading_how_the_hand_was_won_is_worked_out_for_each_wi
     """``scoring.value`` is remembered by the hand types found when it reads nothing else;
     one that reads ``self_draw`` must still give the same hand types two values."""
     body = """scoring:
-  value: "(if count(big) > 0 then sum(big, value) else max(small, value)) + (if self_draw then 10 else 0)"
+  value: >-
+    (if count(big) > 0 then sum(big, value) else max(small, value))
+    + (if self_draw then 10 else 0)
 """
     rules = house(tmp_path, "changsha/basic", body)
     hand = "dealer: 0\nwins:\n- {seat: 1, hand: 123m 456m 789m 345p 55s, win_tile: 3p%s}\n"
