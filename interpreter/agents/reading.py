@@ -52,6 +52,17 @@ def parsed(text: str) -> tuple[Tile, ...]:
     return tuple(EVERY.parse(text))
 
 
+def on_table(text: str, tileset: TileSet, void: int | None = None) -> tuple[Tile, ...]:
+    """A probe hand written in 万 and 筒 (m, p), moved onto the first two suits in play
+    other than ``void``, so that the table can hold it (三人两房 plays without 万).  Left
+    as written when fewer than two suits are left: no probe fits such a table."""
+    tiles = parsed(text)
+    into = [s for s in range(len(tileset.suits)) if s not in tileset.missing and s != void]
+    if len(into) < 2 or into[:2] == [0, 1]:
+        return tiles
+    return tuple(into[t // RANKS] * RANKS + t % RANKS for t in tiles)
+
+
 @cache
 def _meld_tiles(kind: str, tile: Tile) -> tuple[Tile, ...]:
     """The tiles of a meld shown on the table (``HandMeld.tiles``), worked out once."""
@@ -183,7 +194,7 @@ class RuleFacts:
         return accepted / samples
 
     def _wins_shape(self, text: str) -> bool:
-        return self._wins(STANDARD.parse(text), (True, False))
+        return self._wins(list(on_table(text, self.rules.tileset)), (True, False))
 
     def _wins(self, tiles: list[Tile], self_draws: tuple[bool, ...]) -> bool:
         """Whether the concealed ``tiles`` (the winning tile last) win by one of ``self_draws``."""

@@ -517,10 +517,8 @@ def _ready_swing(agent: StrategyAgent, ctx: _Ctx, keys: Keys, melds: tuple[HandM
     found = agent.worth.get(memo)
     if found is None:
         seats = [q for q in range(view.players) if view.in_game[q]]
-        unready = reading.parsed(_UNREADY)
-        if ctx.void is not None:  # the other seats lack this seat's void suit too
-            suits = [x for x in range(3) if x != ctx.void]
-            unready = tuple(suits[t // RANKS] * RANKS + t % RANKS for t in unready)
+        # The other seats lack this seat's void suit too.
+        unready = reading.on_table(_UNREADY, ctx.f.rules.tileset, ctx.void)
         concealed = tuple(STANDARD.tiles_of(shapes.counts_of(keys)))
         unfinished = tuple(
             Unfinished(q, concealed if q == view.seat else unready,

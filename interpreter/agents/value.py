@@ -606,11 +606,7 @@ def probe_keys(
     text: str, melds: tuple[HandMeld, ...], void: int | None, tileset: TileSet
 ) -> tuple[Keys, Tile] | None:
     """A plain probe hand shaped for the declared melds and away from the void suit."""
-    tiles = reading.parsed(text)
-    if void is not None:
-        suits = [s for s in range(3) if s != void]
-        tiles = tuple(suits[t // RANKS] * RANKS + t % RANKS for t in tiles)
-    tiles = tiles[3 * len(melds) :]
+    tiles = reading.on_table(text, tileset, void)[3 * len(melds) :]
     counts = tileset.counts(tiles)
     for m in melds:
         for t in m.tiles:

@@ -183,6 +183,25 @@ def test_being_ready_counts_at_the_wall_end_only_where_it_pays() -> None:
         assert values[1] > values[0] + 0.5 if pays else values[1] == values[0], rid
 
 
+@pytest.mark.parametrize("removed", ["m", "p", "s"])
+def test_probe_hands_are_placed_on_the_suits_of_a_two_suit_table(removed: str) -> None:
+    """三人两房 plays two suits: the bot's probe hands (a plain win, the others' unready hands
+    at the wall's end) are settled in those suits, not in 万 and 筒 the table may lack."""
+    ruleset = load("house/sichuan_sanren_liangfang", settings=[f"removed_suit={removed}"])
+    low, high = [s for s in "mps" if s != removed]
+    hand = f"123{low} 456{low} 789{low} 22{high} 45{high} 9{high}"  # ready once 9 goes
+    obs = observation(ruleset, hand, wall=8)
+    obs.update(players=3, melds=((),) * 3, discards=((),) * 3, in_game=(True,) * 3,
+               void=(None,) * 3, scores=(0,) * 3)  # fmt: skip
+    values = []
+    for weight in (0.0, 0.5):
+        ctx = make_agent(f"strategy:ready_end={weight}", 0, ruleset=ruleset)._context(obs)
+        assert ctx._base(()) > 0  # a plain win pays
+        keys = shapes.add_tile(ctx.view.keys, tile(f"9{high}"), -1)
+        values.append(ctx.ready_value(keys, ())[0])
+    assert values[1] > values[0] + 0.5  # 查叫: the unready seats pay the ready one
+
+
 def test_a_kong_costs_what_a_win_on_its_discard_pays_more(tmp_path: Path) -> None:
     """A kong's discard won on pays more in blog5 (杠上炮 +1番): with a likely-ready
     opponent the bot prices that risk; a variant without the bonus prices none."""
