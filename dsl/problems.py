@@ -21,7 +21,8 @@ WARNING = "warning"
 
 @dataclass(frozen=True)
 class Location:
-    """A place in a source file: 1-based line and column, and how many characters it spans."""
+    """A place in a source file: 1-based line and column, and how many characters it spans.
+    Line 0 is the file (or name) as a whole, with no place in it: one that does not exist."""
 
     file: str
     line: int
@@ -29,7 +30,7 @@ class Location:
     length: int = 1
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}"
+        return f"{self.file}:{self.line}:{self.col}" if self.line else self.file
 
 
 UNKNOWN = Location("<unknown>", 1, 1)

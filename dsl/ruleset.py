@@ -385,7 +385,7 @@ def check_ruleset(
     path = resolve(ref, [f.path for f in folders], relative_to=base)
     if path is None:
         shown = _shorten(ref)
-        location = named_at or Location(shown, 1, 1)
+        location = named_at or Location(shown, 0, 0)  # a name, not a place in a file
         if is_path(ref):
             problems.error(
                 f"no ruleset file '{shown}': {_missing(ref, base)}",
