@@ -723,7 +723,8 @@ def _win_payments(ruleset: Ruleset, scored: Situation, result: WinResult) -> lis
     payment = ruleset.payment
     birds = ruleset.get("birds") or {}
     payers = sorted(set(payment["payers"](scored)) - {result.seat})
-    names = ", ".join(f"{h.name} {h.value}" for h in result.hands)
+    names = ", ".join(f"{h.name} {h.value}" for h in result.hands if h.value)  # worth something
+    worth = f"{names} (total {result.total})" if names else f"total {result.total}"
     after = payment.get("bonus_after_birds", False)
     cap_after_birds = payment.get("cap_after_birds", True)
     made = []
@@ -734,7 +735,7 @@ def _win_payments(ruleset: Ruleset, scored: Situation, result: WinResult) -> lis
         self_draw_bonus = int(payment["self_draw_bonus"](one)) if one.self_draw else 0
         multiplier = int(birds["multiplier"](one)) if birds else 1
         cap = int(payment["cap"](one))
-        reasons = [f"{names} (total {result.total})", f"base {base}"]
+        reasons = [worth, f"base {base}"]
         if dealer_bonus:
             reasons.append(f"dealer bonus {dealer_bonus:+d}")
         amount = base + dealer_bonus

@@ -298,6 +298,17 @@ def test_an_empty_scenario_names_everything_that_would_do():
         read_scenario_text("ruleset: sichuan/blog5\ndealer: 0\n" + alone)
 
 
+def test_payment_reasons_leave_out_hand_types_worth_0():
+    """As the win line does (README, docs/SCENARIO.md); the JSON keeps them in ``hands``."""
+    scenario = read_scenario_text(
+        THREE_SUITS.replace("123m 456p", "123s 456s").replace("from: 2\n", "")
+    )
+    result = settle(load("sichuan/blog5"), scenario.hand)
+    assert [(h.name, h.value) for h in result.wins[0].hands] == [("清一色", 3), ("杠 / 根", 0)]
+    assert {p.reasons[0] for p in result.payments} == {"清一色 3 (total 3)"}
+    assert result.to_json()["wins"][0]["hands"][1]["value"] == 0
+
+
 def test_inconsistent_scenario_exits_1_naming_file_and_field(tmp_path):
     path = tmp_path / "both.yaml"
     path.write_text(THREE_SUITS + "in_game: [0, 2, 3]\n")

@@ -5,7 +5,7 @@ order, whoever deals (a seat keeps its name for a whole match); the dealer is ma
 A payment says where the payee sits from the payer's seat: 下家 (plays after the payer),
 对家 (opposite), 上家 (plays before).  Options are printed as a user sets them
 (``name=value``), only those that differ from the ruleset's defaults.  Lines worth nothing
-(a hand type of value 0, a payment of 0) are left out; the JSON forms keep everything.
+(a hand type of value 0, a payment of 0) are left out; the JSON forms keep every hand type.
 """
 
 from __future__ import annotations
