@@ -1071,8 +1071,9 @@ PAYMENT_RULE = Record(
         "over",
         Choice("none", "kong"),
         "'kong': it fires once for each payment made at a kong of this hand that is still "
-        "held, reading it as paid_by, paid_to, paid_amount; a rule that moves such money on "
-        "takes it: it is not taken up again (e.g. refunded after it went to a winner).",
+        "held, reading it as paid_by, paid_to, paid_amount, paid_at_last_kong; a rule that "
+        "moves such money on takes it: it is not taken up again (e.g. refunded after it went "
+        "to a winner), but the winners on one discard each see it.",
         default="none",
         zh="取自",
     ),

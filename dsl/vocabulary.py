@@ -514,8 +514,8 @@ def _settling(s: Situation, name: str) -> Any:
     return found
 
 
-def _earlier(index: int) -> Callable[[Situation], int]:
-    def read(s: Situation) -> int:
+def _earlier(index: int) -> Callable[[Situation], Any]:
+    def read(s: Situation) -> Any:
         if (s.settling or {}).get("earlier") is None:
             raise EvaluationError("no earlier payment here: the rule has no 'over'", 0, 0)
         return s.settling["earlier"][index]
@@ -527,6 +527,13 @@ EARLIER = (
     NameEntry("paid_by", SEAT, "who made the earlier payment taken up ('over')", _earlier(0)),
     NameEntry("paid_to", SEAT, "who received the earlier payment taken up", _earlier(1)),
     NameEntry("paid_amount", INT, "the amount of the earlier payment taken up", _earlier(2)),
+    NameEntry(
+        "paid_at_last_kong",
+        BOOL,
+        "the earlier payment taken up was made at the hand's last kong (on 杠上炮: the kong "
+        "just made, 刚才所杠)",
+        _earlier(3),
+    ),
 )
 
 AMOUNT = (

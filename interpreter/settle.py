@@ -13,7 +13,7 @@ hand ends; every payment between players adjusted as it is made (one into the po
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from typing import Any, NamedTuple
@@ -191,32 +191,35 @@ def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
         payments.extend(adjust(ruleset, "win", scored, _win_payments(ruleset, scored, result)))
     held: list[Payment] = []
     paid_for: dict[int, Kong] = {}  # the paid kong of each held payment, by its id
-    for kong in scenario.paid_kongs:
+    last: set[int] = set()  # the held payments made at the hand's last kong, by id
+    for n, kong in enumerate(scenario.paid_kongs + scenario.kongs):
         made = _at_kong(ruleset, scenario, kong)
         held.extend(made)
-        paid_for.update((id(p), kong) for p in made)
-    for kong in scenario.kongs:
-        made = _at_kong(ruleset, scenario, kong)
-        payments.extend(made)
-        held.extend(made)
+        last = {id(p) for p in made}
+        if n < len(scenario.paid_kongs):
+            paid_for.update((id(p), kong) for p in made)
+        else:
+            payments.extend(made)
     taken: set[int] = set()  # the held payments a rule took up, by id
-    for scored in scored_wins:  # the winners on one discard each see the same money
+    # The winners on one discard each see the same money (一炮多响): a rule that moves it to
+    # "the winner" pays each of them in full; it is taken for the moments after.
+    for scored in scored_wins:
         mine: set[int] = set()
-        payments.extend(fire(ruleset, "win", scored, held, mine))
+        payments.extend(fire(ruleset, "win", scored, held, mine, last))
         taken |= mine
     held = [p for p in held if id(p) not in taken]
     for claimer in scenario.false_wins:
         situation = _table(scenario, options, players_in_game=scenario.in_game, claimer=claimer)
-        payments.extend(fire(ruleset, "false_win", situation, held, taken))
+        payments.extend(fire(ruleset, "false_win", situation, held, taken, last))
     held = [p for p in held if id(p) not in taken]
     if scenario.leaver != NOBODY:
         known = {"leaver": scenario.leaver, "wall_left": scenario.wall_left}
         situation = _hands_still_in(ruleset, scenario, scenario.in_game, "escape", known)
-        payments.extend(fire(ruleset, "escape", situation, held, taken))
+        payments.extend(fire(ruleset, "escape", situation, held, taken, last))
     elif scenario.unfinished:
         still_in = frozenset(h.seat for h in scenario.unfinished)
         situation = _hands_still_in(ruleset, scenario, still_in, "wall_end", {})
-        payments.extend(fire(ruleset, "wall_end", situation, held, taken))
+        payments.extend(fire(ruleset, "wall_end", situation, held, taken, last))
     gone = {id(paid_for[i]): paid_for[i] for i in taken if i in paid_for}
     return Settlement(
         scenario.players, tuple(wins), tuple(payments), hits, len(taken), tuple(gone.values())
@@ -281,12 +284,14 @@ def fire(
     situation: Situation,
     held: Sequence[Payment] = (),
     taken: set[int] | None = None,
+    last: Collection[int] = (),
 ) -> list[Payment]:
     """The payments of the rules at ``moment`` in ``situation``, each adjusted.
 
     ``held``: the payments made at kongs that are still held; a rule ``over: kong`` takes
-    up each one its ``when`` accepts (not yet ``taken``) and adds its id to ``taken``.  What
-    it pays moves money already adjusted: it is not adjusted again."""
+    up each one its ``when`` accepts (not yet ``taken``) and adds its id to ``taken``; those
+    made at the hand's last kong are ``last`` (``paid_at_last_kong``).  What it pays moves
+    money already adjusted: it is not adjusted again."""
     made: list[Payment] = []
     taken = set() if taken is None else taken
     for rule in _rules(ruleset, moment):
@@ -299,7 +304,8 @@ def fire(
         for earlier in held:
             if id(earlier) in taken:
                 continue
-            one = _with(situation, earlier=(earlier.payer, earlier.payee, earlier.amount))
+            paid = (earlier.payer, earlier.payee, earlier.amount, id(earlier) in last)
+            one = _with(situation, earlier=paid)
             if not rule.when(one):
                 continue
             mine.add(id(earlier))

@@ -126,6 +126,16 @@ def test_a_win_on_one_discard_by_two_moves_the_money_to_each(house) -> None:
     assert moved == [(1, 2, 2), (1, 3, 2)]  # as before payment rules: each winner sees it
 
 
+def test_only_the_money_of_the_last_kong_moves_to_the_winner() -> None:
+    """The engine passes earlier kongs as paid, the kong of the discard last: 刚才所杠牌所得."""
+    earlier, just_made = Kong(1, "direct", 3), Kong(1, "concealed", None)
+    scenario = replace(read_scenario_text(KONG_DISCARD).hand, paid_kongs=(earlier, just_made))
+    result = settle(load("sichuan/blog5", settings=["transfer=true"]), scenario)
+    moved = [(p.payer, p.payee, p.amount) for p in result.payments if "transferred" in p.reasons[0]]
+    assert moved == [(1, 2, 6)]  # 下雨 2 from each of the three, not the 直杠's 2 from seat 3
+    assert result.taken_kongs == (just_made,)
+
+
 def test_a_rule_at_the_end_of_the_hand_fires_in_play(house) -> None:
     fee = """\
 payments:

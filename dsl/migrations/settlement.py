@@ -155,7 +155,9 @@ def _end_rules(checks: Any, options: Any) -> list[tuple[str, CommentedMap]]:
             _rule(
                 {"zh": "呼叫转移", "en": "kong money transferred"}, "win", source,
                 over="kong", enabled=checks["transfer"],
-                when="kong_discard and not self_draw and paid_to == discarder",
+                # 刚才所杠牌所得 (002_c4a44432eae6dd73.txt line 35): the kong just made only
+                when="kong_discard and not self_draw and paid_to == discarder"
+                " and paid_at_last_kong",
                 payers="{discarder}", payees="{winner}", amount="paid_amount", together=True,
                 reason="kong money transferred",
             ),
