@@ -111,7 +111,8 @@ class Settlement:
     taken: int = 0
     """How many payments made at kongs a rule ``over: kong`` took up (moved on, returned)."""
     taken_kongs: tuple[Kong, ...] = ()
-    """The paid kongs (``HandRecord.paid_kongs``) whose money a rule took up."""
+    """The paid kongs (``HandRecord.paid_kongs``) whose money a rule took up, in the order
+    they were made."""
 
     @property
     def deltas(self) -> list[int]:
@@ -220,7 +221,8 @@ def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
         still_in = frozenset(h.seat for h in scenario.unfinished)
         situation = _hands_still_in(ruleset, scenario, still_in, "wall_end", {})
         payments.extend(fire(ruleset, "wall_end", situation, held, taken, last))
-    gone = {id(paid_for[i]): paid_for[i] for i in taken if i in paid_for}
+    # In the order the kongs were made: ``taken`` holds ids, whose order is the memory's.
+    gone = {id(kong): kong for i, kong in paid_for.items() if i in taken}
     return Settlement(
         scenario.players, tuple(wins), tuple(payments), hits, len(taken), tuple(gone.values())
     )

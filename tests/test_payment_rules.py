@@ -199,3 +199,18 @@ def test_an_opening_hand_payment_is_adjusted_like_every_payment(house) -> None:
         assert b.amount == a.amount + (2 if dealer else 0)
         assert (b.reasons[-1] == "坐飘 +2") == dealer
     assert any(0 in (p.payer, p.payee) for p in after)
+
+
+def test_the_kongs_whose_money_is_taken_are_listed_in_the_order_made() -> None:
+    """退税 returns every kong of a seat not ready; the settlement lists them as they were made
+    (not in the order of their payments' ids, which is the memory's: a played hand's result
+    would differ from run to run)."""
+    drawn = read_scenario(REPO / "docs" / "scenarios" / "blog5-drawn-end.yaml").hand
+    made = tuple(
+        Kong(3, kind, provider)
+        for kind, provider in [("direct", 0), ("concealed", None), ("direct", 1), ("added", None),
+                               ("direct", 2), ("concealed", None)]
+    )  # fmt: skip
+    result = settle(load("sichuan/blog5"), replace(drawn, kongs=(), paid_kongs=made))
+    assert result.taken == 3 * 1 + 3 * 3  # a direct kong's provider pays; three pay the others
+    assert [id(k) for k in result.taken_kongs] == [id(k) for k in made]
