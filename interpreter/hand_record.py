@@ -50,6 +50,15 @@ class Unfinished:
 
 
 @dataclass(frozen=True)
+class Dealt:
+    """A seat's tiles as dealt (13, or the dealer's 14), stated to hold opening hands (起手胡)."""
+
+    seat: int
+    tiles: tuple[Tile, ...]
+    location: Location
+
+
+@dataclass(frozen=True)
 class Kong:
     seat: int
     kind: str
@@ -94,6 +103,11 @@ class HandRecord:
     """The tiles left to draw when ``leaver`` left."""
     wilds: tuple[Tile, ...] | None = None
     """The wild tiles chosen at the deal (``tiles.wilds.indicator``); None: the ruleset's."""
+    opening: tuple[Dealt, ...] = ()
+    """The dealt hands holding opening hands (起手胡), paid on the deal before anything else."""
+    opening_birds: tuple[Tile, ...] = ()
+    opening_bird_dice: tuple[int, ...] = ()
+    """The birds of the opening hands: tiles (``opening_hands.birds: wall``) or dice."""
 
     def __post_init__(self) -> None:
         if not self.dealers:

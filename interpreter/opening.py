@@ -19,7 +19,7 @@ statistics may call them on any dealt hands to count or price opening hands exac
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -64,15 +64,19 @@ def opening_situation(
 
 
 def find_opening(
-    ruleset: Ruleset, dealer: int, players: int, hands: Sequence[Sequence[Tile]]
-) -> list[list[OpeningHand]]:
-    """Each seat's opening hands, in the ruleset's order (all empty when not allowed)."""
+    ruleset: Ruleset, dealer: int, players: int, hands: Sequence[Sequence[Tile]],
+    seats: Collection[int] | None = None,
+) -> list[list[OpeningHand]]:  # fmt: skip
+    """Each seat's opening hands, in the ruleset's order (all empty when not allowed);
+    ``seats``: those whose dealt tiles are known (None: every seat)."""
     found: list[list[OpeningHand]] = [[] for _ in range(players)]
     if not allowed(ruleset):
         return found
     types = _types(ruleset)
     ts = ruleset.tileset
     for seat, tiles in enumerate(hands):
+        if seats is not None and seat not in seats:
+            continue
         probe = prefilter.probe_of(shapes.keys_of(ts.counts(tiles), ts), (), _OPENING)
         situation: Situation | None = None
         for hand_id, spec, need in types:

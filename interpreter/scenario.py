@@ -21,14 +21,23 @@ from dsl.situation import HandMeld, read_meld
 from dsl.yaml_source import Node, load_file, load_text
 from handcore.tiles import EVERY, STANDARD, Tile, TileError, TileSet
 from interpreter import choices
-from interpreter.hand_record import CONTEXTS, KONG_KINDS, HandRecord, Kong, Unfinished, Win
+from interpreter.hand_record import (
+    CONTEXTS,
+    KONG_KINDS,
+    Dealt,
+    HandRecord,
+    Kong,
+    Unfinished,
+    Win,
+)
 
 FORMAT_VERSION = 1
 KEYS = (
     "version", "ruleset", "options", "players", "dealer", "dealers", "wins", "birds",
     "bird_dice", "kongs", "in_game", "unfinished", "source", "quote", "note", "expect",
     "document_arithmetic_wrong", "unsupported", "choices", "kong_provider", "last_tile_taker",
-    "last_tile_offered", "visible", "false_wins", "escape", "wilds",
+    "last_tile_offered", "visible", "false_wins", "escape", "wilds", "opening_hands",
+    "opening_birds", "opening_bird_dice",
 )  # fmt: skip
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
 TABLE_SEATS = ("kong_provider", "last_tile_taker", "last_tile_offered")
@@ -165,8 +174,12 @@ class _Reader:
             self.error("options is a mapping of option names to values", options)
         unfinished = self.unfinished(root.value.get("unfinished"), players)
         penalties = self.penalties(root, players)
+        opening = self.opening(root.value.get("opening_hands"), players)
         wins = self.wins(
-            root.value.get("wins"), players, root, required=not unfinished and not penalties
+            root.value.get("wins"),
+            players,
+            root,
+            required=not unfinished and not penalties and not opening,
         )
         birds = self.tiles_list(root.value.get("birds"))
         dice = self.dice(root.value.get("bird_dice"))
@@ -186,6 +199,13 @@ class _Reader:
         self.consistent(wins, unfinished, in_game, in_game_node)
         self.penalties_consistent(root, penalties, unfinished, in_game)
         self.copies(wins, birds, unfinished, visible)
+        opening_birds = self.tiles_list(root.value.get("opening_birds"))
+        opening_dice = self.dice(root.value.get("opening_bird_dice"))
+        for key in ("opening_birds", "opening_bird_dice"):
+            if key in root.value and "opening_hands" not in root.value:
+                self.error(f"{key} are the birds of opening hands: give opening_hands",
+                           root.keys[key])  # fmt: skip
+        self.copies_dealt(opening, opening_birds)
         if self.problems.has_errors:
             raise ScenarioError(self.problems.items)
         hand = HandRecord(
@@ -203,6 +223,9 @@ class _Reader:
             choices=chosen_values,
             wilds=chosen,
             **penalties,
+            opening=tuple(opening),
+            opening_birds=tuple(t for t, _ in opening_birds),
+            opening_bird_dice=tuple(opening_dice),
         )
         return Scenario(
             path=self.path,
@@ -329,10 +352,11 @@ class _Reader:
             if required:
                 self.error(
                     "a scenario needs wins, unfinished hands at the end of the wall, "
-                    "false_wins or escape",
+                    "false_wins, escape or opening_hands",
                     root,
                     expected="wins: [{seat: 1, hand: ..., ...}], unfinished: [...], "
-                    "false_wins: [seats] or escape: {seat: N, wall: tiles left}",
+                    "false_wins: [seats], escape: {seat: N, wall: tiles left} or "
+                    "opening_hands: [{seat: N, hand: dealt tiles}]",
                 )
             return []
         wins = []
@@ -480,6 +504,25 @@ class _Reader:
             found.append(Unfinished(seat, tuple(sorted(concealed)), tuple(melds), item.location))
         return found
 
+    def opening(self, node: Node | None, players: int) -> list[Dealt]:
+        """``opening_hands: [{seat: N, hand: dealt tiles}]``: each seat at most once.  How
+        many tiles a seat is dealt is the ruleset's (``players.dealer_tiles``,
+        ``other_tiles``): settlement checks it."""
+        found: list[Dealt] = []
+        for item in self.sequence(node):
+            if item.kind != "map" or "seat" not in item.value or "hand" not in item.value:
+                self.error("an opening hand is {seat: N, hand: the tiles dealt}", item)
+                continue
+            self.unknown_keys(item, ("seat", "hand"))
+            seat = self.seat(item.value["seat"], players)
+            if any(d.seat == seat for d in found):
+                self.error(f"opening_hands: seat {seat} is given twice", item)
+            tiles = self.tiles(item.value["hand"])
+            found.append(Dealt(seat, tuple(sorted(tiles)), item.value["hand"].location))
+        if node is not None and node.kind == "seq" and not node.value:
+            self.error("opening_hands is empty", node, expected="[{seat: N, hand: tiles}]")
+        return found
+
     def kongs(self, node: Node | None, players: int, in_game: frozenset[int]) -> list[Kong]:
         kongs = []
         for item in self.sequence(node):
@@ -587,6 +630,17 @@ class _Reader:
                 in_melds[tile] -= 1
             else:
                 groups.append(((tile,), node.location))
+        self.too_many(groups, "hands, melds, birds and visible tiles")
+
+    def copies_dealt(self, dealt: list[Dealt], birds: list[tuple[Tile, Node]]) -> None:
+        """No tile more often than it exists at the deal: the opening hands and their birds
+        (the wins, later in the hand, hold many of the same tiles: counted apart)."""
+        groups = [(d.tiles, d.location) for d in dealt]
+        groups.extend(((tile,), node.location) for tile, node in birds)
+        self.too_many(groups, "the opening hands and opening birds")
+
+    def too_many(self, groups: list[tuple[tuple[Tile, ...], Location]], counting: str) -> None:
+        """Report, where the count first goes over, a tile of ``groups`` beyond its copies."""
         counts = [0] * self.tileset.kinds
         reported: set[Tile] = set()
         for tiles, location in groups:
@@ -596,8 +650,7 @@ class _Reader:
                 if counts[tile] > self.tileset.copies_of(tile) and tile not in reported:
                     reported.add(tile)
                     self.problems.error(
-                        f"copy {counts[tile]} of {self.tileset.name(tile)}, counting hands, "
-                        "melds, birds and visible tiles",
+                        f"copy {counts[tile]} of {self.tileset.name(tile)}, counting {counting}",
                         location,
                         expected=f"at most {self.tileset.copies_of(tile)} copies of a tile",
                     )

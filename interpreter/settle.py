@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dsl import syntax
 from dsl.problems import ERROR, Location, make
@@ -27,7 +27,10 @@ from handcore import shapes
 from handcore.tiles import EVERY, RANKS, Tile, TileSet
 from interpreter import prefilter
 from interpreter.context import build_situation
-from interpreter.hand_record import HandRecord, Kong, Unfinished, Win, meld_text
+from interpreter.hand_record import Dealt, HandRecord, Kong, Unfinished, Win, meld_text
+
+if TYPE_CHECKING:
+    from interpreter.opening import OpeningHand
 
 KONG_KIND = {"direct": "exposed", "added": "added", "concealed": "concealed"}
 _NOWHERE = Location("<end of wall>", 1, 1)
@@ -103,6 +106,16 @@ class Payment:
 
 
 @dataclass(frozen=True)
+class OpeningResult:
+    """A seat's opening hands (起手胡) as settled: the hand types found, and the seats its
+    opening birds point at."""
+
+    seat: int
+    hands: tuple[OpeningHand, ...]
+    bird_hits: Mapping[int, int]
+
+
+@dataclass(frozen=True)
 class Settlement:
     players: int
     wins: tuple[WinResult, ...]
@@ -113,6 +126,8 @@ class Settlement:
     taken_kongs: tuple[Kong, ...] = ()
     """The paid kongs (``HandRecord.paid_kongs``) whose money a rule took up, in the order
     they were made."""
+    opening: tuple[OpeningResult, ...] = ()
+    """The opening hands paid on the deal, by seat (their payments come first)."""
 
     @property
     def deltas(self) -> list[int]:
@@ -131,6 +146,14 @@ class Settlement:
 
     def to_json(self, tileset: TileSet = EVERY) -> dict[str, Any]:
         return {
+            "opening_hands": [
+                {
+                    "seat": o.seat,
+                    "hands": [{"id": h.id, "name": h.name, "value": h.value} for h in o.hands],
+                    "birds": {str(seat): n for seat, n in sorted(o.bird_hits.items())},
+                }
+                for o in self.opening
+            ],
             "wins": [
                 {
                     "seat": w.seat,
@@ -167,12 +190,12 @@ def payee_json(payee: int) -> int | str:
 def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
     """Settle every win of the scenario, then the payment rules of its moments."""
     _check_table(ruleset, scenario)
+    opening, payments = _opening(ruleset, scenario)
     tileset = tiles_of_hand(ruleset, scenario)
     options = _options(ruleset)
     winners = frozenset(w.seat for w in scenario.wins)
     hits, bird_tiles = _bird_hits(ruleset, scenario, options)
     wins: list[WinResult] = []
-    payments: list[Payment] = []
     scored_wins: list[Situation] = []
     for win in scenario.wins:
         situations = [
@@ -224,8 +247,70 @@ def settle(ruleset: Ruleset, scenario: HandRecord) -> Settlement:
     # In the order the kongs were made: ``taken`` holds ids, whose order is the memory's.
     gone = {id(kong): kong for i, kong in paid_for.items() if i in taken}
     return Settlement(
-        scenario.players, tuple(wins), tuple(payments), hits, len(taken), tuple(gone.values())
+        scenario.players, tuple(wins), tuple(payments), hits, len(taken), tuple(gone.values()),
+        opening,
+    )  # fmt: skip
+
+
+def _opening(
+    ruleset: Ruleset, scenario: HandRecord
+) -> tuple[tuple[OpeningResult, ...], list[Payment]]:
+    """The opening hands (起手胡) the scenario states, judged and paid as the engine pays
+    them on the deal (``interpreter.opening``); a hand that holds none is refused, as a win
+    with no hand type is."""
+    if not scenario.opening:
+        return (), []
+    from interpreter import opening  # it builds on this module
+
+    first = scenario.opening[0].location
+    if not opening.allowed(ruleset):
+        declared = opening.section(ruleset).get("hands")
+        why = "allows none (opening_hands.allowed)" if declared else "has no opening hands"
+        raise SettlementError(f"opening_hands: {ruleset.id} {why}", first)
+    given = {"wall": ("opening_birds", scenario.opening_birds),
+             "dice": ("opening_bird_dice", scenario.opening_bird_dice)}  # fmt: skip
+    kind = opening.section(ruleset).get("birds", "none")
+    for found_kind, (key, birds) in given.items():
+        if birds and found_kind != kind:
+            turned = {"wall": "wall tiles", "dice": "dice"}.get(kind, "no birds")
+            raise SettlementError(
+                f"{key}: {ruleset.id} turns {turned} for opening hands "
+                f"(opening_hands.birds: {kind})",
+                first,
+            )
+    players, dealer = scenario.players, scenario.dealer
+    dealt = ruleset.get("players") or {}
+    hands: list[tuple[Tile, ...]] = [() for _ in range(players)]
+    for hand in scenario.opening:
+        need = int(dealt.get("dealer_tiles" if hand.seat == dealer else "other_tiles",
+                             14 if hand.seat == dealer else 13))  # fmt: skip
+        if len(hand.tiles) != need:
+            who = "the dealer" if hand.seat == dealer else f"seat {hand.seat}, not the dealer,"
+            raise SettlementError(
+                f"opening_hands: {len(hand.tiles)} tiles; {who} is dealt {need}", hand.location
+            )
+        hands[hand.seat] = hand.tiles
+    seats = {hand.seat for hand in scenario.opening}
+    found = opening.find_opening(ruleset, dealer, players, hands, seats)
+    for hand in scenario.opening:
+        if not found[hand.seat]:
+            raise SettlementError(
+                f"opening_hands: the hand of seat {hand.seat} is no opening hand under "
+                f"{ruleset.id}",
+                hand.location,
+            )
+    birds, dice = scenario.opening_birds, scenario.opening_bird_dice
+    payments = opening.settle_opening(
+        ruleset, dealer, players, hands, birds, dice, found, scenario.choices
     )
+    results = tuple(
+        OpeningResult(
+            seat, tuple(found[seat]),
+            opening.bird_hits(ruleset, dealer, players, seat, birds, dice),
+        )
+        for seat in sorted(seats)
+    )  # fmt: skip
+    return results, payments
 
 
 def tiles_of_hand(ruleset: Ruleset, scenario: HandRecord) -> TileSet:
@@ -577,7 +662,7 @@ def _below_least(ruleset: Ruleset, result: WinResult) -> str | None:
 def _check_table(ruleset: Ruleset, scenario: HandRecord) -> None:
     """Refuse a hand written for another table: another number of seats, or a tile of a
     suit the ruleset leaves out (a two-suit table without 万, say)."""
-    hands = (*scenario.wins, *scenario.unfinished)
+    hands = (*scenario.opening, *scenario.wins, *scenario.unfinished)
     seats = int(ruleset.get("players.count") or 4)
     if scenario.players != seats:
         raise SettlementError(
@@ -588,7 +673,10 @@ def _check_table(ruleset: Ruleset, scenario: HandRecord) -> None:
     tileset = ruleset.tileset
     playable = _playable(tileset)
     for hand in hands:
-        tiles = (*hand.concealed, *(t for m in hand.melds for t in m.tiles))
+        if isinstance(hand, Dealt):
+            tiles = hand.tiles
+        else:
+            tiles = (*hand.concealed, *(t for m in hand.melds for t in m.tiles))
         if isinstance(hand, Win):
             tiles += hand.win_tiles
         wrong = sorted({t for t in tiles if not playable >> t & 1})

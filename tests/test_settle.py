@@ -286,15 +286,16 @@ def test_a_ruleset_not_found_is_reported_at_the_scenarios_ruleset_line(tmp_path)
 
 
 def test_an_empty_scenario_names_everything_that_would_do():
-    """false_wins or escape alone make a scenario too (docs/SCENARIO.md)."""
+    """false_wins, escape or opening_hands alone make a scenario too (docs/SCENARIO.md)."""
     with pytest.raises(ScenarioError) as error:
         read_scenario_text("ruleset: sichuan/blog5\ndealer: 0\n")
     shown = error.value.format()
-    needs = "wins, unfinished hands at the end of the wall, false_wins or escape"
+    needs = "wins, unfinished hands at the end of the wall, false_wins, escape or opening_hands"
     assert f"error: a scenario needs {needs}" in shown
-    for key in ("wins:", "unfinished:", "false_wins:", "escape:"):
+    for key in ("wins:", "unfinished:", "false_wins:", "escape:", "opening_hands:"):
         assert key in shown.split("expected: ")[1], key
-    for alone in ("false_wins: [1]\n", "escape: {seat: 1, wall: 3}\n"):
+    opening = 'opening_hands: [{seat: 1, hand: "1111m 234m 567m 99s 1s"}]\n'
+    for alone in ("false_wins: [1]\n", "escape: {seat: 1, wall: 3}\n", opening):
         read_scenario_text("ruleset: sichuan/blog5\ndealer: 0\n" + alone)
 
 

@@ -1,7 +1,8 @@
 """Every worked example of the rule documents, as a scenario under tests/scenarios/, settled.
 
 Each file quotes its example and its source; `expect` holds what the document states: the
-hand types by their Chinese names, the combined value, payments, the net per seat.  Where
+hand types by their Chinese names (``opening_zh``: the opening hands 起手胡 found, by seat,
+all of them), the combined value, payments, the net per seat.  Where
 the document's own arithmetic is wrong, the file says so and `expect` holds the reading
 the ruleset chose.  A file marked `unsupported` names what the engine cannot yet do; it is
 an expected failure, and a strict one: it is reported when it starts to pass.
@@ -39,6 +40,10 @@ def test_worked_example(path, request):
     for seat, hands in (expect.get("hands_zh") or {}).items():
         found = names(h for w in by_seat[int(seat)] for h in w.hands)
         assert set(hands) <= found, f"seat {seat}: expected {hands}, found {sorted(found)}"
+    opening = {o.seat: names(o.hands) for o in result.opening}
+    for seat, hands in (expect.get("opening_zh") or {}).items():
+        found = opening.get(int(seat), set())
+        assert set(hands) == found, f"seat {seat}: expected opening {hands}, found {found}"
     for seat, value in (expect.get("value") or {}).items():
         assert sum(w.total for w in by_seat[int(seat)]) == value, f"value of seat {seat}"
     made = {}

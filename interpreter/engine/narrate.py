@@ -245,6 +245,11 @@ def settlement_text(
     ``chosen_options`` writes them, ``discarders``: each winner's discarder (None: self-drawn)."""
     data = settlement.to_json()
     lines = [f"ruleset   {ruleset_id}{options}"]
+    for found in data["opening_hands"]:
+        birds = f"; birds {_hits(found['birds'], dealers)}" if found["birds"] else ""
+        lines.append(
+            f"opening   {seat_name(found['seat'], dealers)}: {hand_list(found['hands'])}{birds}"
+        )
     for win in data["wins"]:
         seat = win["seat"]
         discarder = discarders.get(seat)
