@@ -267,23 +267,22 @@ def _opening(
         declared = opening.section(ruleset).get("hands")
         why = "allows none (opening_hands.allowed)" if declared else "has no opening hands"
         raise SettlementError(f"opening_hands: {ruleset.id} {why}", first)
-    given = {"wall": ("opening_birds", scenario.opening_birds),
-             "dice": ("opening_bird_dice", scenario.opening_bird_dice)}  # fmt: skip
     kind = opening.section(ruleset).get("birds", "none")
-    for found_kind, (key, birds) in given.items():
-        if birds and found_kind != kind:
-            turned = {"wall": "wall tiles", "dice": "dice"}.get(kind, "no birds")
+    given = (
+        ("opening_birds", scenario.opening_birds, "wall"),
+        ("opening_bird_dice", scenario.opening_bird_dice, "dice"),
+    )
+    for key, birds, needs in given:
+        if birds and kind != needs:
+            turned = {"wall": "turns wall tiles", "dice": "rolls dice"}.get(kind, "has no birds")
             raise SettlementError(
-                f"{key}: {ruleset.id} turns {turned} for opening hands "
-                f"(opening_hands.birds: {kind})",
+                f"{key}: {ruleset.id} {turned} for opening hands (opening_hands.birds: {kind})",
                 first,
             )
     players, dealer = scenario.players, scenario.dealer
-    dealt = ruleset.get("players") or {}
     hands: list[tuple[Tile, ...]] = [() for _ in range(players)]
     for hand in scenario.opening:
-        need = int(dealt.get("dealer_tiles" if hand.seat == dealer else "other_tiles",
-                             14 if hand.seat == dealer else 13))  # fmt: skip
+        need = int(ruleset.get(f"players.{'dealer' if hand.seat == dealer else 'other'}_tiles"))
         if len(hand.tiles) != need:
             who = "the dealer" if hand.seat == dealer else f"seat {hand.seat}, not the dealer,"
             raise SettlementError(

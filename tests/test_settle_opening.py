@@ -105,10 +105,12 @@ def test_a_hand_that_holds_no_opening_hand_is_refused():
 
 def test_birds_of_the_other_kind_are_refused():
     text = QQ + f'opening_hands: [{{seat: 1, hand: "{SIXI}"}}]\nopening_birds: [7m]\n'
-    assert "opening_birds: changsha/qq2014 turns dice for opening hands (opening_hands.birds: " \
-        "dice)" in refused(text)  # fmt: skip
+    shown = refused(text)
+    assert "s.yaml:3:33: error: opening_birds: changsha/qq2014 rolls dice for opening" in shown
+    assert "(opening_hands.birds: dice)" in shown
     text = text.replace("qq2014", "full2007").replace("birds: [7m]", "bird_dice: [1]")
-    assert "turns wall tiles for opening hands" in refused(text, "changsha/full2007")
+    shown = refused(text, "changsha/full2007")
+    assert "opening_bird_dice: changsha/full2007 turns wall tiles for opening hands" in shown
 
 
 def test_stacking_follows_the_option():
