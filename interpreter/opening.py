@@ -20,7 +20,7 @@ statistics may call them on any dealt hands to count or price opening hands exac
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from dsl.ruleset import Ruleset
@@ -29,16 +29,14 @@ from handcore import shapes
 from handcore.tiles import Tile
 from interpreter import prefilter
 from interpreter.context import build_situation
-from interpreter.settle import Payment, adjust, display_name, fire, ruleset_memo
-
-
-@dataclass(frozen=True)
-class OpeningHand:
-    seat: int
-    id: str
-    name: str
-    value: int
-    """How many times it is paid (the hand type's ``value``)."""
+from interpreter.settle import (
+    OpeningHand,
+    Payment,
+    adjust,
+    display_name,
+    fire,
+    ruleset_memo,
+)
 
 
 def section(ruleset: Ruleset) -> Mapping[str, Any]:

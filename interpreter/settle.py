@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from dsl import syntax
 from dsl.problems import ERROR, Location, make
@@ -28,9 +28,6 @@ from handcore.tiles import EVERY, RANKS, Tile, TileSet
 from interpreter import prefilter
 from interpreter.context import build_situation
 from interpreter.hand_record import Dealt, HandRecord, Kong, Unfinished, Win, meld_text
-
-if TYPE_CHECKING:
-    from interpreter.opening import OpeningHand
 
 KONG_KIND = {"direct": "exposed", "added": "added", "concealed": "concealed"}
 _NOWHERE = Location("<end of wall>", 1, 1)
@@ -103,6 +100,17 @@ class Payment:
     reasons: tuple[str, ...]
     cap: int = 0
     """The cap that applied to a win's payment (0: none)."""
+
+
+@dataclass(frozen=True)
+class OpeningHand:
+    """An opening hand type (起手胡) a seat's dealt tiles hold (``interpreter.opening``)."""
+
+    seat: int
+    id: str
+    name: str
+    value: int
+    """How many times it is paid (the hand type's ``value``)."""
 
 
 @dataclass(frozen=True)
