@@ -2,7 +2,8 @@
 docs/scenarios settled, and a few hands played under each preset (their event logs'
 digest).  ``golden.json`` holds these figures for the format-1 files in ``format1/`` and
 ``format1_docs/`` as they were when format 1 was current; run this module to see them
-again (``python -m tests.migrate.record``; ``--write`` rewrites golden.json).
+again from the migrated copies, as the tests read them (``python -m tests.migrate.record``;
+``--write`` rewrites golden.json).
 """
 
 from __future__ import annotations
@@ -130,8 +131,32 @@ def all_figures(root_of: Callable[[Path], Path] = lambda root: root,
     }
 
 
+def write_migrated(out: Path) -> None:
+    """The format-1 copies rewritten into ``out`` as ``mjrules migrate --write`` would."""
+    from dsl.migrate import migrate_text
+
+    for folder in (FORMAT1, FORMAT1_DOCS):
+        for path in folder.rglob("*.yaml"):
+            target = out / path.relative_to(HERE)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(migrate_text(path.read_text(encoding="utf-8")).text, "utf-8")
+
+
+def migrated_figures(out: Path) -> dict[str, Any]:
+    """Every figure of the format-1 copies migrated into ``out``: what golden.json holds
+    (read in memory, a format-1 file also warns that it was migrated)."""
+    write_migrated(out)
+    return all_figures(
+        root_of=lambda root: out / root.relative_to(HERE),
+        path_of=lambda path: out / path.relative_to(HERE),
+    )
+
+
 if __name__ == "__main__":
-    found = all_figures()
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        found = migrated_figures(Path(folder))
     text = json.dumps(found, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
     if "--write" in sys.argv:
         GOLDEN.write_text(text, encoding="utf-8")

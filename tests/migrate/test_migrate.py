@@ -28,11 +28,7 @@ GOLDEN = json.loads(record.GOLDEN.read_text(encoding="utf-8"))
 def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The format-1 copies rewritten as they would be by ``mjrules migrate --write``."""
     out = tmp_path_factory.mktemp("migrated")
-    for folder in (record.FORMAT1, record.FORMAT1_DOCS):
-        for path in folder.rglob("*.yaml"):
-            target = out / path.relative_to(record.HERE)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(migrate_text(path.read_text(encoding="utf-8")).text, "utf-8")
+    record.write_migrated(out)
     return out
 
 
@@ -57,10 +53,7 @@ def test_the_copies_are_all_format_1_and_the_shipped_rulesets_format_2() -> None
 
 
 def test_migrated_copies_settle_and_play_as_format_1_did(migrated: Path) -> None:
-    found = record.all_figures(
-        root_of=lambda root: migrated / root.relative_to(record.HERE),
-        path_of=lambda path: migrated / path.relative_to(record.HERE),
-    )
+    found = record.migrated_figures(migrated)
     assert found.keys() == GOLDEN.keys()
     for name, figures in GOLDEN.items():
         assert found[name] == figures, name
