@@ -22,7 +22,8 @@ from dsl.vocabulary import HAND_ONLY
 from handcore import shapes
 from handcore.tiles import EVERY, STANDARD, Tile
 from interpreter.context import build_situation
-from interpreter.settle import display_name, ruleset_memo
+from interpreter.ruleset_memo import ruleset_memo
+from interpreter.settle import display_name
 
 SUIT_LETTERS = tuple(s.letter for s in STANDARD.suits)
 

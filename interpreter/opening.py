@@ -13,30 +13,33 @@ Amounts, for a seat with opening hands and each other seat as payer::
     times  = sum of the found hands' values (stack) or the largest value (no stack)
     amount = payment × times × birds.multiplier   (the multiplier when birds apply)
 
-The engine calls these at the deal (``interpreter.engine.deal``); simulations and
-statistics may call them on any dealt hands to count or price opening hands exactly.
+Settlement pays them (``interpreter.settle.settle_opening``), at the deal in play and first
+in a scenario; simulations and statistics may call these on any dealt hands to count or price
+opening hands exactly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass
 from typing import Any
 
-from dsl.ruleset import Ruleset
+from dsl.ruleset import Ruleset, display_name
 from dsl.situation import NOBODY, Situation
 from handcore import shapes
 from handcore.tiles import Tile
 from interpreter import prefilter
 from interpreter.context import build_situation
-from interpreter.settle import (
-    OpeningHand,
-    Payment,
-    adjust,
-    display_name,
-    fire,
-    ruleset_memo,
-)
+from interpreter.ruleset_memo import ruleset_memo
+
+
+@dataclass(frozen=True)
+class OpeningHand:
+    seat: int
+    id: str
+    name: str
+    value: int
+    """How many times it is paid (the hand type's ``value``)."""
 
 
 def section(ruleset: Ruleset) -> Mapping[str, Any]:
@@ -89,7 +92,7 @@ def find_opening(
                     seat,
                     hand_id,
                     display_name(spec.get("name"), hand_id),
-                    _int(spec.get("value", 1), situation),
+                    number(spec.get("value", 1), situation),
                 )
             )
     return found
@@ -166,58 +169,6 @@ def bird_tiles(
     return tuple([*birds, *(value - 1 for value in bird_dice)][:count])
 
 
-def settle_opening(
-    ruleset: Ruleset, dealer: int, players: int, hands: Sequence[Sequence[Tile]],
-    birds: Sequence[Tile] = (), bird_dice: Sequence[int] = (),
-    found: Sequence[Sequence[OpeningHand]] | None = None,
-    choices: Mapping[str, tuple[Any, ...]] | None = None,
-) -> list[Payment]:  # fmt: skip
-    """The payments for every seat's opening hands (``hands``: each seat's dealt tiles).
-
-    ``birds`` are the bird tiles (``birds: wall``) or ``bird_dice`` the dice rolled
-    (``birds: dice``); the same birds serve every seat.  ``found`` may pass what
-    :func:`find_opening` returned, to avoid judging the hands twice; ``choices`` the
-    choices made before the deal (a stake the adjustments add, 飘)."""
-    if found is None:
-        found = find_opening(ruleset, dealer, players, hands)
-    spec = section(ruleset)
-    stack = bool(spec.get("stack", False))
-    bird_spec = ruleset.get("birds") or {}
-    payments: list[Payment] = []
-    for seat, seat_hands in enumerate(found):
-        if not seat_hands:
-            continue
-        situation = opening_situation(ruleset, dealer, players, seat, hands[seat], choices)
-        hits = bird_hits(ruleset, dealer, players, seat, birds, bird_dice)
-        counted = bird_tiles(ruleset, dealer, players, seat, birds, bird_dice)
-        scored = replace(situation, bird_hits=hits, bird_tiles=counted)
-        values = [h.value for h in seat_hands]
-        times = sum(values) if stack else max(values)
-        names = ", ".join(h.name for h in seat_hands)
-        use_birds = bird_count(ruleset, dealer, players, seat) > 0 and "multiplier" in bird_spec
-        made: list[Payment] = []
-        for payer in range(players):
-            if payer == seat:
-                continue
-            one = replace(scored, payer=payer)
-            base = _int(spec.get("payment", 0), one)
-            reasons = [f"opening hand {names} (seat {seat})", f"payment {base}"]
-            amount = base * times
-            if times != 1:
-                reasons.append(f"×{times} ({'stacked' if stack else 'once'})")
-            if use_birds:
-                multiplier = int(bird_spec["multiplier"](one))
-                if multiplier != 1:
-                    amount *= multiplier
-                    reasons.append(f"birds ×{multiplier}")
-            if amount < 0:
-                raise ValueError(f"{ruleset.id} makes seat {payer} pay {amount}: {reasons}")
-            if amount:
-                made.append(Payment(payer, seat, amount, tuple(reasons)))
-        payments.extend(adjust(ruleset, "opening_hand", scored, made))
-        payments.extend(fire(ruleset, "opening_hand", scored))
-    return payments
-
-
-def _int(value: Any, situation: Situation) -> int:
+def number(value: Any, situation: Situation) -> int:
+    """A number of the section: written as is, or an expression read in ``situation``."""
     return int(value(situation)) if callable(value) else int(value)

@@ -25,9 +25,11 @@ from dsl.situation import NOBODY, POT, HandMeld, Situation
 from dsl.vocabulary import CONSTANTS, GENERIC_FUNCTIONS, HAND_ONLY
 from handcore import shapes
 from handcore.tiles import EVERY, RANKS, Tile, TileSet
-from interpreter import prefilter
+from interpreter import opening, prefilter
 from interpreter.context import build_situation
 from interpreter.hand_record import Dealt, HandRecord, Kong, Unfinished, Win, meld_text
+from interpreter.opening import OpeningHand
+from interpreter.ruleset_memo import ruleset_memo
 
 KONG_KIND = {"direct": "exposed", "added": "added", "concealed": "concealed"}
 _NOWHERE = Location("<end of wall>", 1, 1)
@@ -100,17 +102,6 @@ class Payment:
     reasons: tuple[str, ...]
     cap: int = 0
     """The cap that applied to a win's payment (0: none)."""
-
-
-@dataclass(frozen=True)
-class OpeningHand:
-    """An opening hand type (起手胡) a seat's dealt tiles hold (``interpreter.opening``)."""
-
-    seat: int
-    id: str
-    name: str
-    value: int
-    """How many times it is paid (the hand type's ``value``)."""
 
 
 @dataclass(frozen=True)
@@ -268,8 +259,6 @@ def _opening(
     with no hand type is."""
     if not scenario.opening:
         return (), []
-    from interpreter import opening  # it builds on this module
-
     first = scenario.opening[0].location
     if not opening.allowed(ruleset):
         declared = opening.section(ruleset).get("hands")
@@ -307,9 +296,7 @@ def _opening(
                 hand.location,
             )
     birds, dice = scenario.opening_birds, scenario.opening_bird_dice
-    payments = opening.settle_opening(
-        ruleset, dealer, players, hands, birds, dice, found, scenario.choices
-    )
+    payments = settle_opening(ruleset, dealer, players, hands, birds, dice, found, scenario.choices)
     results = tuple(
         OpeningResult(
             seat, tuple(found[seat]),
@@ -704,23 +691,12 @@ def _check_allowed(ruleset: Ruleset, situation: Situation, result: WinResult, wi
         )
 
 
-_MEMOS: dict[tuple[int, str], tuple[Ruleset, dict[Any, Any]]] = {}
-
-
 def _options(ruleset: Ruleset) -> Mapping[str, Any]:
     """The ruleset's option values, read once (``option_values`` builds them on each read)."""
     memo = ruleset_memo(ruleset, "options")
     if not memo:
         memo[True] = ruleset.option_values
     return memo[True]
-
-
-def ruleset_memo(ruleset: Ruleset, name: str) -> dict[Any, Any]:
-    """Where the answers of ``name``, a pure function of ``ruleset``, are remembered."""
-    found = _MEMOS.get((id(ruleset), name))
-    if found is None or found[0] is not ruleset:
-        found = _MEMOS[(id(ruleset), name)] = (ruleset, {})
-    return found[1]
 
 
 class _HandType(NamedTuple):
@@ -1031,3 +1007,58 @@ class _Hands:
                 if p.payer == payer
             )
         return pick(amounts) if amounts else 0
+
+
+def settle_opening(
+    ruleset: Ruleset, dealer: int, players: int, hands: Sequence[Sequence[Tile]],
+    birds: Sequence[Tile] = (), bird_dice: Sequence[int] = (),
+    found: Sequence[Sequence[OpeningHand]] | None = None,
+    choices: Mapping[str, tuple[Any, ...]] | None = None,
+) -> list[Payment]:  # fmt: skip
+    """The payments for every seat's opening hands (``hands``: each seat's dealt tiles).
+
+    ``birds`` are the bird tiles (``birds: wall``) or ``bird_dice`` the dice rolled
+    (``birds: dice``); the same birds serve every seat.  ``found`` may pass what
+    :func:`interpreter.opening.find_opening` returned, to avoid judging the hands twice;
+    ``choices`` the choices made before the deal (a stake the adjustments add, 飘)."""
+    if found is None:
+        found = opening.find_opening(ruleset, dealer, players, hands)
+    spec = opening.section(ruleset)
+    stack = bool(spec.get("stack", False))
+    bird_spec = ruleset.get("birds") or {}
+    payments: list[Payment] = []
+    for seat, seat_hands in enumerate(found):
+        if not seat_hands:
+            continue
+        situation = opening.opening_situation(ruleset, dealer, players, seat, hands[seat], choices)
+        hits = opening.bird_hits(ruleset, dealer, players, seat, birds, bird_dice)
+        counted = opening.bird_tiles(ruleset, dealer, players, seat, birds, bird_dice)
+        scored = replace(situation, bird_hits=hits, bird_tiles=counted)
+        values = [h.value for h in seat_hands]
+        times = sum(values) if stack else max(values)
+        names = ", ".join(h.name for h in seat_hands)
+        use_birds = (
+            opening.bird_count(ruleset, dealer, players, seat) > 0 and "multiplier" in bird_spec
+        )
+        made: list[Payment] = []
+        for payer in range(players):
+            if payer == seat:
+                continue
+            one = replace(scored, payer=payer)
+            base = opening.number(spec.get("payment", 0), one)
+            reasons = [f"opening hand {names} (seat {seat})", f"payment {base}"]
+            amount = base * times
+            if times != 1:
+                reasons.append(f"×{times} ({'stacked' if stack else 'once'})")
+            if use_birds:
+                multiplier = int(bird_spec["multiplier"](one))
+                if multiplier != 1:
+                    amount *= multiplier
+                    reasons.append(f"birds ×{multiplier}")
+            if amount < 0:
+                raise ValueError(f"{ruleset.id} makes seat {payer} pay {amount}: {reasons}")
+            if amount:
+                made.append(Payment(payer, seat, amount, tuple(reasons)))
+        payments.extend(adjust(ruleset, "opening_hand", scored, made))
+        payments.extend(fire(ruleset, "opening_hand", scored))
+    return payments

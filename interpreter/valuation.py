@@ -51,6 +51,7 @@ from handcore.tiles import RANKS, STANDARD, Tile
 from interpreter.context import build_situation
 from interpreter.engine.rules import Rules
 from interpreter.hand_record import CONTEXTS, HandRecord, Win
+from interpreter.ruleset_memo import ruleset_memo
 from interpreter.settle import (
     _NOWHERE,
     FoundHand,
@@ -59,7 +60,6 @@ from interpreter.settle import (
     _set,
     hand_facts,
     keep_facts,
-    ruleset_memo,
     settle,
 )
 

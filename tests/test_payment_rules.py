@@ -13,9 +13,9 @@ import pytest
 from dsl.ruleset import load
 from interpreter.engine import play
 from interpreter.hand_record import Kong
-from interpreter.opening import find_opening, settle_opening
+from interpreter.opening import find_opening
 from interpreter.scenario import read_scenario, read_scenario_text
-from interpreter.settle import settle
+from interpreter.settle import settle, settle_opening
 
 REPO = Path(__file__).resolve().parents[1]
 HEAD = "ruleset: {id: house/x, title: x, region: house, source: house rule}\n"

@@ -18,7 +18,7 @@ from interpreter.engine.flowers import set_aside
 from interpreter.engine.payments import record
 from interpreter.engine.rules import Rules
 from interpreter.engine.state import Table
-from interpreter.settle import Settlement
+from interpreter.settle import Settlement, settle_opening
 
 
 def deal_order(rules: Rules, dealer: int) -> list[int]:
@@ -164,7 +164,7 @@ def _opening_hands(
         hands = [{"id": h.id, "name": h.name, "value": h.value} for h in found[s]]
         t.events.append(events.opening(s, hands, birds, dice, hits, when))
     t.facts.opened(seats, hit)
-    payments = opening.settle_opening(ruleset, dealer, n, dealt, birds, dice, found, t.chosen)
+    payments = settle_opening(ruleset, dealer, n, dealt, birds, dice, found, t.chosen)
     settlement = Settlement(n, (), tuple(payments))
     if when == "at_end":
         t.opening_due = settlement

@@ -22,7 +22,7 @@ from dsl.errors import EvaluationError
 from dsl.ruleset import Ruleset
 from dsl.situation import NOBODY
 from handcore.tiles import Tile
-from interpreter.settle import ruleset_memo
+from interpreter.ruleset_memo import ruleset_memo
 
 
 @dataclass(slots=True)

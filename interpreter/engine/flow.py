@@ -21,7 +21,8 @@ from interpreter.engine.payments import hand_record, record
 from interpreter.engine.rules import _NOWHERE
 from interpreter.engine.state import EMPTY, Round, Table, seating
 from interpreter.hand_record import Unfinished
-from interpreter.settle import ruleset_memo, settle, settle_hand_end
+from interpreter.ruleset_memo import ruleset_memo
+from interpreter.settle import settle, settle_hand_end
 
 _LAST = frozenset(("last_tile",))
 

@@ -9,7 +9,8 @@ import pytest
 
 from dsl.ruleset import load
 from interpreter.engine import replay
-from interpreter.opening import find_opening, settle_opening
+from interpreter.opening import find_opening
+from interpreter.settle import settle_opening
 from tests.engine.helpers import rigged, tiles, tsumogiri
 
 # Hands with no opening hand under any Changsha version: every suit twice or more, 2/5/8
