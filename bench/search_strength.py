@@ -1,0 +1,129 @@
+"""Is a bot stronger than the field? Duplicate format, one wall at a time, resumable.
+
+Run: python bench/search_strength.py RULESET [--agent BOT] [--field BOT] [--walls N]
+                                     [--seed S] [--workers W] [--out FILE] [--summary]
+
+On each wall (dealt as ``simulate`` deals hand i) ``--agent`` plays one seat, in every seat
+in turn, and ``--field`` the others: ``interpreter.duplicate.play_walls``, the same as
+``duplicate_table``.  A wall's figure is the agent's mean points per hand over its seats;
+as payments move money between the seats, the field's own mean on that wall is 0, so the
+figure is the agent's gain over a field bot in its place, the luck of the wall cancelled.
+
+The search bot plays a few hands a minute, so a run that means anything takes hours: every
+wall is appended to ``--out`` (JSON Lines) as it ends, and a run given the same file goes
+on from the walls it holds (it refuses a file of another ruleset, agent, field or seed).
+``--summary`` prints the figures of the file without playing.
+
+Printed: walls and hands, mean points per hand with a 95% CI (normal approximation over
+walls), walls worse / equal / better, and the CPU time: hands per second with the agent
+at one seat of the table (its rollouts are nearly all of it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.tournament import mean_ci
+
+
+def play_wall(job: tuple[dict[str, Any], int]) -> dict[str, Any]:
+    """One wall of the run described by ``about``: the agent's mean points, CPU seconds."""
+    from interpreter.duplicate import DuplicateSpec, play_walls
+
+    about, wall = job
+    spec = DuplicateSpec(about["ruleset"], (), None, about["seed"], about["field"],
+                         (about["agent"],))  # fmt: skip
+    start = time.process_time()
+    row = play_walls(spec, wall, wall + 1)[0]
+    cpu = time.process_time() - start
+    return {**about, "wall": wall, "points": row[about["agent"]], "cpu": round(cpu, 2)}
+
+
+def read_rows(path: Path, about: dict[str, Any]) -> list[dict[str, Any]]:
+    """The walls kept in ``path`` (none when it does not exist), checked to be of ``about``."""
+    if not path.exists():
+        return []
+    rows = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise SystemExit(f"{path}:{number}: not a JSON line ({error.msg})") from None
+        if not isinstance(row, dict) or not all(
+            isinstance(row.get(k), (int, float)) for k in ("wall", "points", "cpu")
+        ):
+            raise SystemExit(f"{path}:{number}: not a wall (an object with wall, points, cpu)")
+        other = {k: row.get(k) for k in about}
+        if other != about:
+            raise SystemExit(f"{path}:{number}: a wall of another run ({other}), not of {about}")
+        rows.append(row)
+    return rows
+
+
+def summary(rows: list[dict[str, Any]], players: int) -> str:
+    points = [r["points"] for r in rows]
+    if not points:
+        return "no wall played yet"
+    mean, ci = mean_ci(points)
+    worse = sum(p < 0 for p in points)
+    better = sum(p > 0 for p in points)
+    hands = len(points) * players
+    cpu = sum(r["cpu"] for r in rows)
+    about = rows[0]
+    return "\n".join([
+        f"{about['agent']} against {about['field']} on {about['ruleset']}, seed {about['seed']}: "
+        f"{len(points)} walls, {hands} hands with the agent at the table",
+        f"mean points / hand over the field bot: {mean:+.2f} ± {ci:.2f} (95% CI)"
+        + ("  significant" if abs(mean) > ci else "  not significant"),
+        f"walls worse / equal / better: {worse} / {len(points) - worse - better} / {better}",
+        f"CPU: {cpu / len(points):.1f} s a wall, {hands / cpu:.3f} hands/s per core",
+    ])  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("ruleset")
+    parser.add_argument("--agent", default="search")
+    parser.add_argument("--field", default="strategy")
+    parser.add_argument("--walls", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out", type=Path, help="JSON Lines file (default: a name from the run)")
+    parser.add_argument("--summary", action="store_true", help="print the file's figures only")
+    args = parser.parse_args()
+    from dsl.problems import RulesetError
+    from interpreter.simulate import _prepared
+
+    try:
+        players = _prepared(args.ruleset, (), None)[1].players
+    except RulesetError as error:
+        raise SystemExit(str(error)) from None
+    about = {"ruleset": args.ruleset, "agent": args.agent, "field": args.field, "seed": args.seed}
+    out = args.out or Path(f"strength-{args.ruleset.replace('/', '-')}-seed{args.seed}.jsonl")
+    rows = read_rows(out, about)
+    done = {r["wall"] for r in rows}
+    todo = [(about, w) for w in range(args.walls) if w not in done]
+    if not args.summary and todo:
+        print(f"{len(todo)} walls to play, {len(done)} kept in {out}", file=sys.stderr)
+        with Pool(args.workers) as pool, out.open("a") as file:
+            for row in pool.imap_unordered(play_wall, todo):
+                file.write(json.dumps(row) + "\n")
+                file.flush()
+                rows.append(row)
+                print(f"\rwall {len(rows)}/{args.walls}", end="", file=sys.stderr)
+        print(file=sys.stderr)
+    print(summary(sorted(rows, key=lambda r: r["wall"]), players))
+
+
+if __name__ == "__main__":
+    main()
