@@ -706,7 +706,9 @@ def _completion(
             if shapes.is_complete(keys) or (
                 form and m == 0 and shapes.seven_pairs(keys, form) is not None
             ):
-                return keys, last if last >= 0 else next(t for t in allowed if hand[t])
+                if last < 0:  # complete as it is: a tile of the target it holds wins last
+                    last = next((t for t in allowed if hand[t]), -1)
+                return (keys, last) if last >= 0 else None
             out = next((t for t in range(kinds) if hand[t] and not inside[t]), -1)
             if out < 0:
                 out = table(keys, m, blocked, few)[0].discard

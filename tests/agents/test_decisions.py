@@ -244,3 +244,21 @@ def test_the_claims_parameter_declines_what_it_names() -> None:
             agent = make_agent(f"{bot}:claims={claims}", 0, ruleset=ruleset)
             assert (agent.act(offered("3p", 2), [pung, PASS]) == pung) is takes_pung, (bot, claims)
             assert (agent.act(offered("8p", 3), [chow, PASS]) == chow) is takes_chow, (bot, claims)
+
+
+def test_a_claim_that_leaves_only_a_pair_of_the_void_suit_is_weighed() -> None:
+    # Three melds shown, 55m 77s held, 万 declared void: a pung of 7s leaves the void pair
+    # alone, a complete shape with no tile the win may keep.  Its worth is nothing, not an
+    # exception (a search bot's rollout met it).
+    ruleset = load("sichuan/blog5")
+    p, s = tiles("1p")[0], tiles("1s")[0]
+    melds = (((("pung", p, False), ("pung", p + 4, False), ("pung", s + 2, False))),
+             (), (), ())  # fmt: skip
+    obs = observation(
+        ruleset, "55m 77s", melds=melds, phase="claim",
+        claim={"tile": tiles("7s")[0], "from": 3, "context": ()},
+    )  # fmt: skip
+    obs["void"] = (0, None, None, None)
+    pung = Action("pung", tiles("7s")[0])
+    for name in ("value", "strategy"):
+        assert make_agent(name, 0, ruleset=ruleset).act(obs, [pung, PASS]) in (pung, PASS)
