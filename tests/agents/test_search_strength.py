@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -10,15 +9,9 @@ from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "search_strength.py"
+from bench import search_strength as bench
 
-
-def load_bench():
-    spec = importlib.util.spec_from_file_location("search_strength", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module
+BENCH = Path(bench.__file__)
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -28,7 +21,6 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_a_bot_against_itself_gains_nothing_on_any_wall() -> None:
     # The field's mean over the seats of a wall is 0 (payments move money between seats),
     # so a copy of the field bot in each seat in turn comes out at exactly 0.
-    bench = load_bench()
     about = {"ruleset": "sichuan/blog5", "agent": "efficiency", "field": "efficiency", "seed": 3}
     rows = [bench.play_wall((about, wall)) for wall in range(3)]
     assert [r["points"] for r in rows] == [0.0, 0.0, 0.0]

@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "tournament.py"
-
-
-def load_bench():
-    spec = importlib.util.spec_from_file_location("tournament", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module
+from bench import tournament as t
 
 
 def test_efficiency_beats_random() -> None:
-    t = load_bench()
     bots = ("efficiency", "random", "efficiency", "random")
     rows = t.play_walls(("sichuan/blog5", bots, 0, 60, 3))  # 60 walls × 4 rotations = 240 hands
     # each name sits twice per rotation: average its two columns
@@ -29,7 +17,6 @@ def test_efficiency_beats_random() -> None:
 def test_every_seating_gives_identical_bots_identical_results() -> None:
     # Turning the bots round the table keeps who sits after whom (who may chow whose
     # discards); every order of them does not, so a bot and its copy come out equal.
-    t = load_bench()
     assert len(t.seatings(4, "all")) == 24 and len(t.seatings(4, "rotations")) == 4
     bots = ("efficiency", "defensive:defence=0", "random", "simple")
     rows = t.play_walls(("changsha/qq2014", bots, 0, 2, 5, "all"))

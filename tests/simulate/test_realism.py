@@ -2,39 +2,23 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from bench import realism
 from dsl.ruleset import load
 from interpreter.compare import Estimate
 from interpreter.engine.game import Game, run
 from interpreter.simulate import dealer_of, hand_seed, make_spec, new_agent, simulate
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "realism.py"
 SICHUAN = "sichuan/blog5"
 
 
-def load_bench():
-    spec = importlib.util.spec_from_file_location("realism", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def realism():
-    return load_bench()
-
-
-def test_hand_type_families_follow_replaces(realism) -> None:
+def test_hand_type_families_follow_replaces() -> None:
     types = realism.families(load(SICHUAN))
     # blog5: 清对, 清七对 and 清幺九 replace 清一色 in settlement, yet are one-suit wins
     assert types["qingyise"] == {"qingyise", "qingdui", "qingqidui", "qingyaojiu"}
@@ -42,7 +26,7 @@ def test_hand_type_families_follow_replaces(realism) -> None:
     assert types["pinghu"] == {"pinghu"}  # the plain win alone, though every type replaces it
 
 
-def test_figures_agree_with_counts_from_the_hands(realism) -> None:
+def test_figures_agree_with_counts_from_the_hands() -> None:
     games, seed = 24, 7
     ruleset = load(SICHUAN)
     rows = simulate(SICHUAN, games, seed, "efficiency", workers=1, progress=False)
@@ -84,7 +68,7 @@ def test_figures_agree_with_counts_from_the_hands(realism) -> None:
     assert (e.low, e.high) == pytest.approx((won.mean() - half, won.mean() + half), rel=1e-3)
 
 
-def test_bots_are_placed_against_the_reference_by_their_intervals(realism) -> None:
+def test_bots_are_placed_against_the_reference_by_their_intervals() -> None:
     def run_of(bot, low, high):
         figure = realism.Figure(
             "win_rate", "", "share", Estimate(0, (low + high) / 2, low, high, 0)
@@ -101,7 +85,7 @@ def test_bots_are_placed_against_the_reference_by_their_intervals(realism) -> No
     assert realism.where(runs, "win_rate", 0.21, 0.21) == "2 above, 1 within, 1 below"
 
 
-def test_the_command_prints_a_table_per_ruleset(realism, capsys) -> None:
+def test_the_command_prints_a_table_per_ruleset(capsys) -> None:
     realism.main(["--hands", "4", "--bots", "random,simple", "hunan/hongzhong"])
     out = capsys.readouterr().out
     assert "### hunan/hongzhong: 4 hands a bot, seed 1" in out
@@ -112,7 +96,7 @@ def test_the_command_prints_a_table_per_ruleset(realism, capsys) -> None:
         realism.main(["--hands", "4", "--bots", "nobody", "hunan/hongzhong"])
 
 
-def test_tuned_bots_play_each_rulesets_own_parameters(realism, capsys) -> None:
+def test_tuned_bots_play_each_rulesets_own_parameters(capsys) -> None:
     """Before, ``--bots strategy:tuned`` failed ("none is known here"): the bots were read
     without a ruleset.  Each ruleset's table plays the parameters shipped for it, as
     ``mjrules simulate --agents strategy:tuned`` does."""
@@ -127,7 +111,7 @@ def test_tuned_bots_play_each_rulesets_own_parameters(realism, capsys) -> None:
     assert [h.split(" | ")[1:3] for h in heads] == [[t, "random"] for t in tuned]
 
 
-def test_a_tuned_bot_without_shipped_parameters_is_said(realism, capsys, tmp_path) -> None:
+def test_a_tuned_bot_without_shipped_parameters_is_said(capsys, tmp_path) -> None:
     """A ruleset of one's own has no shipped file: its ``strategy:tuned`` plays the
     defaults, and realism.py says so as ``mjrules simulate`` does."""
     from dsl.ruleset import SHIPPED
@@ -140,7 +124,7 @@ def test_a_tuned_bot_without_shipped_parameters_is_said(realism, capsys, tmp_pat
             "it plays its defaults") in said and said.count("note:") == 1  # fmt: skip
 
 
-def test_out_names_a_bot_with_parameters_by_a_short_hash(realism, capsys, tmp_path) -> None:
+def test_out_names_a_bot_with_parameters_by_a_short_hash(capsys, tmp_path) -> None:
     """Before, a run's file was named by the bot's parameters written out, and a bot with
     many (a tuned one, or given in full) made a name over the 255 bytes a file name may
     have: ``--out`` failed with "File name too long".  The name is short, the same for the
@@ -174,7 +158,7 @@ def test_out_names_a_bot_with_parameters_by_a_short_hash(realism, capsys, tmp_pa
     assert realism.run_name(SICHUAN, "value", 1, 4800) == "sichuan_blog5-value-1-4800"
 
 
-def test_two_bots_that_are_one_once_read_are_refused(realism, capsys, tmp_path) -> None:
+def test_two_bots_that_are_one_once_read_are_refused(capsys, tmp_path) -> None:
     """Before, ``--bots strategy:tuned,strategy`` on a ruleset with no shipped file played
     the strategy bot's defaults twice, two columns of one bot.  It is refused naming the
     ruleset, as ``compare --skill`` refuses it, before a hand of any ruleset is played."""
