@@ -147,9 +147,27 @@ def with_wilds(keys: Keys, wilds: int, tileset: TileSet) -> Keys:
     return tuple(full)
 
 
+_SUIT_COUNTS: dict[int, tuple[int, ...]] = {}
+_SUIT_COUNTS_KEPT = 100_000
+
+
+def suit_counts(key: int) -> tuple[int, ...]:
+    """The counts by rank of one suit's key: kept, as hands share their suits (the bots
+    read a hand's counts at every step of their search)."""
+    found = _SUIT_COUNTS.get(key)
+    if found is None:
+        if len(_SUIT_COUNTS) >= _SUIT_COUNTS_KEPT:
+            _SUIT_COUNTS.clear()
+        found = _SUIT_COUNTS[key] = tuple((key // p) % 5 for p in POW)
+    return found
+
+
 def counts_of(keys: Keys) -> list[int]:
     """The count vector of per-suit keys."""
-    return [(key // p) % 5 for key in keys for p in POW]
+    counts: list[int] = []
+    for key in keys:
+        counts += _SUIT_COUNTS.get(key) or suit_counts(key)
+    return counts
 
 
 def add_tile(keys: Keys, tile: Tile, n: int = 1) -> Keys:

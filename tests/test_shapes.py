@@ -296,3 +296,20 @@ def test_combined_distances_are_the_min_plus_convolution_either_way_round() -> N
         )
         assert shapes._VECTORS[shapes._combine(a, b)] == expected
         assert shapes._combine(b, a) == shapes._combine(a, b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 4), min_size=WITH_HONOURS.kinds, max_size=WITH_HONOURS.kinds),
+    st.booleans(),
+)
+def test_counts_of_gives_back_the_counts_kept_or_not(counts, clear):
+    """``counts_of`` reads each suit's counts from a memo: the same counts whether the
+    memo holds the suit, had to work it out, or was emptied on the way (as when full)."""
+    if clear:
+        shapes._SUIT_COUNTS.clear()
+    hand_keys = shapes.keys_of(counts, WITH_HONOURS)
+    first = shapes.counts_of(hand_keys)
+    assert first[: WITH_HONOURS.kinds] == counts
+    assert not any(first[WITH_HONOURS.kinds :])  # the honour block's unused ranks
+    assert shapes.counts_of(hand_keys) == first

@@ -39,7 +39,7 @@ from dsl.situation import HandMeld
 from handcore import shapes
 from handcore.discards import DiscardOption, accepted_tiles, discard_table
 from handcore.shapes import Keys
-from handcore.suit_tables import POW, RANKS
+from handcore.suit_tables import RANKS
 from handcore.tiles import Tile, TileSet
 from interpreter.agents import reading
 from interpreter.agents.reading import RuleFacts, View
@@ -418,36 +418,39 @@ class _Ctx:
 
     def _distance_now(self, name: str, suit: int, keys: Keys, m: int) -> tuple[int | None, int]:
         if suit >= 0:  # the target's suit alone: its counts by rank, and the copies seen
-            key = keys[suit]
-            counts = [(key // p) % 5 for p in POW]
+            counts: Sequence[int] = shapes.suit_counts(keys[suit])
             seen = self.visible[suit * RANKS : suit * RANKS + RANKS]
         else:
             counts = shapes.counts_of(keys)
-            seen = self.visible  # as long as the counts at least: zip(strict=False) below
+            seen = self.visible  # as long as the held tiles: a rank past it is never held
         if name == "suit":
             own = tuple(k if i == suit else 0 for i, k in enumerate(keys))
             d = shapes.shanten_standard(own, m)
-            acc = 0
-            for r, n in enumerate(counts):  # held tiles and those within two ranks of one
-                if n or any(0 <= r + x < RANKS and counts[r + x] for x in (-2, -1, 1, 2)):
-                    acc += max(4 - n - seen[r], 0)
+            held = 0
+            for r, n in enumerate(counts):
+                if n:
+                    held |= 1 << r
+            near = held | held << 1 | held << 2 | held >> 1 | held >> 2
+            # Held tiles and those within two ranks of one.
+            acc = sum(max(4 - counts[r] - seen[r], 0) for r in range(RANKS) if near >> r & 1)
             return d, acc
-        held = sorted((n for n in counts if n), reverse=True)
+        held_tiles = [(n, seen[t]) for t, n in enumerate(counts) if n]
+        sizes = sorted((n for n, _ in held_tiles), reverse=True)
         if name == "pungs":
             k = 4 - m
-            groups = held[:k] + [0] * max(0, k - len(held))
-            pair = held[k] if len(held) > k else 0
+            groups = sizes[:k] + [0] * max(0, k - len(sizes))
+            pair = sizes[k] if len(sizes) > k else 0
             missing = sum(3 - min(n, 3) for n in groups) + 2 - min(pair, 2)
-            acc = sum(max(4 - n - v, 0) for n, v in zip(counts, seen, strict=False) if 1 <= n <= 2)
+            acc = sum(max(4 - n - v, 0) for n, v in held_tiles if n <= 2)
             return missing - 1, acc
         if name == "pairs":
             if m:
                 return None, 0
-            pairs = sum(min(n // 2, 2 if self.f.form == "quads" else 1) for n in held)
-            singles = sum(n % 2 for n in held)
+            pairs = sum(min(n // 2, 2 if self.f.form == "quads" else 1) for n in sizes)
+            singles = sum(n % 2 for n in sizes)
             missing = 7 - min(pairs, 7)
             d = missing - 1 + max(0, missing - singles)
-            acc = sum(max(4 - n - v, 0) for n, v in zip(counts, seen, strict=False) if n % 2)
+            acc = sum(max(4 - n - v, 0) for n, v in held_tiles if n % 2)
             return d, acc
         return None, 0
 
