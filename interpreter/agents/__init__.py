@@ -112,6 +112,7 @@ PARAMS: dict[str, dict[str, Param]] = {
         "width": Param(int, 1, 8),
         "near": Param(int, 0, 8),
         "confidence": Param(float, 0, 5),
+        "progress": Param(float, 0, 16),
         **_STRATEGY,
     },
 }

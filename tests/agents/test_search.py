@@ -9,6 +9,7 @@ from random import Random
 import pytest
 
 from dsl.ruleset import load
+from handcore import shapes
 from handcore.suit_tables import RANKS
 from interpreter.agents import make_agent
 from interpreter.agents.search import SearchAgent, sample_world
@@ -44,7 +45,10 @@ def public(t: Table, seat: int) -> dict:
 
 @pytest.mark.parametrize("rid", RULESETS)
 @pytest.mark.parametrize("seed,moves,phase", [(3, 10, "turn"), (9, 30, "turn"), (5, 6, "claim")])
-def test_worlds_hold_every_tile_once_and_show_what_the_seat_sees(rid, seed, moves, phase) -> None:
+@pytest.mark.parametrize("progress", [0.0, 4.0])
+def test_worlds_hold_every_tile_once_and_show_what_the_seat_sees(
+    rid, seed, moves, phase, progress
+) -> None:
     game, seat = position(rid, seed, moves, phase)
     t = game.state
     before = public(t, seat)
@@ -52,7 +56,7 @@ def test_worlds_hold_every_tile_once_and_show_what_the_seat_sees(rid, seed, move
     rng = Random(1)
     differs = 0
     for _ in range(6):
-        w = sample_world(t, seat, rng)
+        w = sample_world(t, seat, rng, progress)
         assert census(w) == Counter(game.rules.all_tiles)
         assert public(w, seat) == before  # the observation is the same in the world
         assert [sum(p.counts) for p in w.players] == [sum(p.counts) for p in t.players]
@@ -66,7 +70,8 @@ def test_worlds_hold_every_tile_once_and_show_what_the_seat_sees(rid, seed, move
     assert public(t, seat) == before and [p.hand() for p in t.players] == hands  # unchanged
 
 
-def test_a_seat_that_threw_its_void_suit_out_holds_none_of_it() -> None:
+@pytest.mark.parametrize("progress", [0.0, 4.0])
+def test_a_seat_that_threw_its_void_suit_out_holds_none_of_it(progress) -> None:
     found = 0
     for seed in range(1, 6):
         game, seat = position("sichuan/blog5", seed, 24, settings=("dingque=yes",))
@@ -79,9 +84,32 @@ def test_a_seat_that_threw_its_void_suit_out_holds_none_of_it() -> None:
                 continue  # its last discard was of its void suit: it may hold more
             found += 1
             for i in range(4):
-                w = sample_world(t, seat, Random(i))
+                w = sample_world(t, seat, Random(i), progress)
                 assert not any(w.players[q].counts[p.void * RANKS : (p.void + 1) * RANKS])
     assert found
+
+
+@pytest.mark.parametrize("rid", RULESETS)
+def test_hands_that_played_a_while_are_dealt_nearer_ready(rid) -> None:
+    """With ``progress`` each other hand is the nearest to ready of several deals: after
+    some turns the others' hands are nearer ready than hands dealt once (about 2 tiles
+    from ready), as the hands they really hold are."""
+
+    def away(progress: float) -> float:
+        found = []
+        for seed in (9, 11, 13):
+            game, seat = position(rid, seed, 30)
+            t = game.state
+            for i in range(8):
+                w = sample_world(t, seat, Random(i), progress)
+                for q, p in enumerate(w.players):
+                    if q != seat and p.in_game and p.turns >= 4:
+                        found.append(shapes.shanten(p.keys, len(p.melds), None))
+        assert len(found) >= 48
+        return sum(found) / len(found)
+
+    blind, built = away(0.0), away(4.0)
+    assert built < blind - 0.5, (blind, built)
 
 
 @pytest.mark.parametrize("rid", RULESETS)
