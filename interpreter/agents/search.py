@@ -28,13 +28,12 @@ sampled worlds (common random numbers), so their difference is not the worlds' l
   with a declared void that has since thrown another suit holding none of it (the engine
   makes the void suit go first).  A hand that has played a while is built, not random:
   each other hand is the nearest to ready of 1 + ``progress`` × its turns played deals
-  (:func:`sample_world`).  On positions of efficiency bots (40 hands of each region) the
-  others' mean shanten after 6–11 turns is 0.7–1.0 in sichuan/blog5 and 0.2–0.4 in
-  changsha/qq2014; dealt once it is about 2.2 and 1.9, with ``progress`` 4 it is 0.9–1.1
-  and 0.7–0.9.  Dealt once, the others look slow and every push safe.  Other seats'
-  passed wins (missed-win locks), answers held in a claim round, exchanged tiles and the
-  table's random state are not carried over.  Where the tiles it gave in an exchange went
-  is not used.
+  (:func:`sample_world`).  ``bench/search_worlds.py`` compares the worlds with the
+  hands really held (docs/AGENTS.md, The search bot): dealt once, a hand is about 2 tiles
+  from ready whatever the turn, and the rollouts see slow opponents and safe pushes.
+  Other seats' passed wins (missed-win locks), answers held in a claim round, exchanged
+  tiles and the table's random state are not carried over.  Where the tiles it gave in an
+  exchange went is not used.
 
 Parameters: ``budget`` (6 worlds), ``width`` (3 candidates), ``near`` (1), ``confidence``
 (1.0), ``progress`` (4.0), and the strategy bot's (``interpreter.agents.PARAMS``), used
