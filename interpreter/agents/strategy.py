@@ -145,11 +145,8 @@ class StrategyAgent(ValueAgent):
                 return PASS
         return super().act(obs, legal)
 
-    def _context(self, obs: dict[str, Any]) -> _Ctx:
-        ctx = super()._context(obs)
-        if self.escape <= 0:
-            return ctx
-        return _EscapeCtx(self, ctx.f, ctx.view, ctx.void, ctx.visible, obs)
+    def _context_type(self) -> type[_Ctx]:
+        return _EscapeCtx if self.escape > 0 else _Ctx
 
     def _threshold(self, top: DiscardOption, fast: DiscardOption) -> float:
         """``value_threshold`` guards against the far hand's optimistic chance estimates;

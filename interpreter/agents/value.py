@@ -103,7 +103,11 @@ class ValueAgent:
         f = reading.facts(ruleset)
         view = View.of(obs)
         void = self._void(view, f)
-        return _Ctx(self, f, view, void, reading.blind_visible(view, void), obs)
+        return self._context_type()(self, f, view, void, reading.blind_visible(view, void), obs)
+
+    def _context_type(self) -> type[_Ctx]:
+        """The kind of working state a decision of this bot keeps."""
+        return _Ctx
 
     def _void(self, view: View, f: RuleFacts) -> int | None:
         """The suit being given up (``reading.void_target``: the suit held least)."""
