@@ -90,9 +90,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--progress", default="0,2,4,8", help="comma-separated values")
     parser.add_argument("--every", type=int, default=7, help="sample at every K-th turn")
     args = parser.parse_args(argv)
-    progress = [float(p) for p in args.progress.split(",")]
+    try:
+        progress = [float(p) for p in args.progress.split(",")]
+    except ValueError:
+        parser.error(f"--progress {args.progress!r}: expected numbers separated by commas")
     if args.hands < 1 or args.every < 1:
         parser.error("--hands and --every must be at least 1")
+    from dsl.problems import RulesetError
+    from interpreter.simulate import _prepared, new_agent
+
+    try:  # the ruleset and the bot, named as mjrules names them
+        new_agent(args.bot, 0, _prepared(args.ruleset, (), None)[0])
+    except (RulesetError, ValueError) as error:
+        raise SystemExit(str(error)) from None
     found = survey(args.ruleset, args.hands, args.seed, args.bot, progress, args.every)
     print(f"{args.ruleset}: {args.hands} hands of four `{args.bot}` bots, seed {args.seed}, "
           f"a world at every {args.every}th turn; mean shanten of the other hands\n")  # fmt: skip

@@ -51,3 +51,10 @@ def test_the_script_prints_a_table_and_refuses_nonsense() -> None:
     bad = subprocess.run([sys.executable, script, "changsha/qq2014", "--every", "0"],
                          capture_output=True, text=True)  # fmt: skip
     assert bad.returncode == 2 and "--every" in bad.stderr
+    for args, said in (
+        (["nosuch/x"], "no ruleset 'nosuch/x'"),
+        (["sichuan/blog5", "--bot", "nosuch"], "no agent 'nosuch'"),
+        (["sichuan/blog5", "--progress", "2,x"], "--progress '2,x'"),
+    ):
+        done = subprocess.run([sys.executable, script, *args], capture_output=True, text=True)
+        assert done.returncode != 0 and said in done.stderr and "Traceback" not in done.stderr
