@@ -260,6 +260,7 @@ class _Ctx:
         self._tables: dict[Any, list[DiscardOption]] = {}
         self._scores: dict[Any, float] = {}
         self._distances: dict[Any, tuple[int | None, int]] = {}
+        self._helds: dict[tuple[int, int], tuple[list[int], int, int]] = {}
         self._chances: dict[Any, float] = {}
 
     def form(self, melds: int) -> shapes.SevenPairsForm | None:
@@ -421,13 +422,9 @@ class _Ctx:
         return found
 
     def _distance_now(self, name: str, suit: int, keys: Keys, m: int) -> tuple[int | None, int]:
-        if suit >= 0:  # the target's suit alone: its counts by rank, and the copies seen
-            counts: Sequence[int] = shapes.suit_counts(keys[suit])
+        if name == "suit":  # one suit (never every suit): its counts, the copies seen
+            counts = shapes.suit_counts(keys[suit])
             seen = self.visible[suit * RANKS : suit * RANKS + RANKS]
-        else:
-            counts = shapes.counts_of(keys)
-            seen = self.visible  # as long as the held tiles: a rank past it is never held
-        if name == "suit":
             own = tuple(k if i == suit else 0 for i, k in enumerate(keys))
             d = shapes.shanten_standard(own, m)
             held = 0
@@ -438,25 +435,47 @@ class _Ctx:
             # Held tiles and those within two ranks of one.
             acc = sum(max(4 - counts[r] - seen[r], 0) for r in range(RANKS) if near >> r & 1)
             return d, acc
-        held_tiles = [(n, seen[t]) for t, n in enumerate(counts) if n]
-        sizes = sorted((n for n, _ in held_tiles), reverse=True)
+        if name not in ("pungs", "pairs") or (name == "pairs" and m):
+            return None, 0
+        blocks = enumerate(keys) if suit < 0 else ((suit, keys[suit]),)
+        kinds, low, odd = [0] * 5, 0, 0
+        for block, key in blocks:
+            block_kinds, block_low, block_odd = self._held(block, key)
+            for n in range(1, 5):
+                kinds[n] += block_kinds[n]
+            low += block_low
+            odd += block_odd
+        sizes = [4] * kinds[4] + [3] * kinds[3] + [2] * kinds[2] + [1] * kinds[1]
         if name == "pungs":
             k = 4 - m
             groups = sizes[:k] + [0] * max(0, k - len(sizes))
             pair = sizes[k] if len(sizes) > k else 0
             missing = sum(3 - min(n, 3) for n in groups) + 2 - min(pair, 2)
-            acc = sum(max(4 - n - v, 0) for n, v in held_tiles if n <= 2)
-            return missing - 1, acc
-        if name == "pairs":
-            if m:
-                return None, 0
-            pairs = sum(min(n // 2, 2 if self.f.form == "quads" else 1) for n in sizes)
-            singles = sum(n % 2 for n in sizes)
-            missing = 7 - min(pairs, 7)
-            d = missing - 1 + max(0, missing - singles)
-            acc = sum(max(4 - n - v, 0) for n, v in held_tiles if n % 2)
-            return d, acc
-        return None, 0
+            return missing - 1, low
+        pairs = sum(min(n // 2, 2 if self.f.form == "quads" else 1) for n in sizes)
+        missing = 7 - min(pairs, 7)
+        d = missing - 1 + max(0, missing - kinds[1] - kinds[3])
+        return d, odd
+
+    def _held(self, block: int, key: int) -> tuple[list[int], int, int]:
+        """For one block's key: how many kinds of tile it holds once, twice, three and four
+        times (at those indices), and the live copies of the kinds it holds once or twice,
+        and an odd number of times; kept per decision (a hand's rows share most blocks)."""
+        memo = (block, key)
+        found = self._helds.get(memo)
+        if found is None:
+            kinds, low, odd = [0] * 5, 0, 0
+            base = block * RANKS
+            for r, n in enumerate(shapes.suit_counts(key)):
+                if n:
+                    kinds[n] += 1
+                    live = max(4 - n - self.visible[base + r], 0)
+                    if n <= 2:
+                        low += live
+                    if n % 2:
+                        odd += live
+            found = self._helds[memo] = (kinds, low, odd)
+        return found
 
     def targets(self, keys: Keys, melds: tuple[HandMeld, ...]) -> list[_Target]:
         """(target, suit or -1, worth) for the shape targets this hand might reach."""
