@@ -218,7 +218,7 @@ def sample_world(t: Table, seat: int, rng: Random, progress: float = 0.0) -> Tab
         fits = [i for i, x in enumerate(tiles) if x // RANKS != v]
         if len(fits) < size:  # (never in a real position) no room to keep the void out
             fits = list(range(len(tiles)))
-        deals = 1 + min(int(progress * p.turns), _MOST_DEALS) if progress > 0 else 1
+        deals = 1 + min(int(progress * p.turns), _MOST_DEALS)
         picked = fits[:size]
         if deals > 1:
             m = len(p.melds)
