@@ -2,6 +2,7 @@
 
 Run: python bench/search_strength.py RULESET [--agent BOT] [--field BOT] [--walls N]
                                      [--seed S] [--workers W] [--out FILE] [--summary]
+                                     [--against FILE ...]
 
 On each wall (dealt as ``simulate`` deals hand i) ``--agent`` plays one seat, in every seat
 in turn, and ``--field`` the others: ``interpreter.duplicate.play_walls``, the same as
@@ -12,7 +13,9 @@ figure is the agent's gain over a field bot in its place, the luck of the wall c
 The search bot plays a few hands a minute, so a run that means anything takes hours: every
 wall is appended to ``--out`` (JSON Lines) as it ends, and a run given the same file goes
 on from the walls it holds (it refuses a file of another ruleset, agent, field or seed).
-``--summary`` prints the figures of the file without playing.
+``--summary`` prints the figures of the file without playing.  ``--against FILE`` (again
+for more) sets the run beside another run of the same ruleset, field and seed (another
+agent, or the same agent before a change) on the walls both hold, wall by wall.
 
 Printed: walls and hands, mean points per hand with a 95% CI (normal approximation over
 walls), walls worse / equal / better, and the CPU time: hands per second with the agent
@@ -88,6 +91,29 @@ def summary(rows: list[dict[str, Any]], players: int) -> str:
     ])  # fmt: skip
 
 
+def paired(rows: list[dict[str, Any]], others: list[dict[str, Any]], name: str) -> str:
+    """This run against another on the walls both hold (the same walls, so the difference
+    is the agents', not the walls' luck): another agent, or the same one before a change."""
+    theirs = {r["wall"]: r["points"] for r in others}
+    common = sorted(r["wall"] for r in rows if r["wall"] in theirs)
+    if not common:
+        return f"against {name}: no wall in common"
+    ours = {r["wall"]: r["points"] for r in rows}
+    gains = [ours[w] - theirs[w] for w in common]
+    mean, ci = mean_ci(gains)
+    this = mean_ci([ours[w] for w in common])
+    that = mean_ci([theirs[w] for w in common])
+    worse = sum(g < 0 for g in gains)
+    better = sum(g > 0 for g in gains)
+    return "\n".join([
+        f"against {name} ({others[0]['agent']}), on the {len(common)} walls both hold:",
+        f"  this run {this[0]:+.2f} ± {this[1]:.2f}, that run {that[0]:+.2f} ± {that[1]:.2f}",
+        f"  this − that: {mean:+.2f} ± {ci:.2f} points / hand (95% CI)"
+        + ("  significant" if abs(mean) > ci else "  not significant"),
+        f"  walls worse / equal / better: {worse} / {len(gains) - worse - better} / {better}",
+    ])  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -100,6 +126,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, help="JSON Lines file (default: a name from the run)")
     parser.add_argument("--summary", action="store_true", help="print the file's figures only")
+    parser.add_argument(
+        "--against", type=Path, action="append", default=[],
+        help="another run's file (same ruleset, field and seed): the difference wall by wall",
+    )  # fmt: skip
     args = parser.parse_args()
     from dsl.problems import RulesetError
     from interpreter.simulate import _prepared
@@ -123,6 +153,11 @@ def main() -> None:
                 print(f"\rwall {len(rows)}/{args.walls}", end="", file=sys.stderr)
         print(file=sys.stderr)
     print(summary(sorted(rows, key=lambda r: r["wall"]), players))
+    same_walls = {k: v for k, v in about.items() if k != "agent"}
+    for path in args.against:
+        if not path.exists():
+            raise SystemExit(f"{path}: no such file")
+        print(paired(rows, read_rows(path, same_walls), str(path)))
 
 
 if __name__ == "__main__":

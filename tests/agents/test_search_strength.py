@@ -55,3 +55,28 @@ def test_a_damaged_file_is_named_with_its_line(tmp_path: Path, text: str, says: 
     out.write_text(text + "\n")
     result = run("changsha/qq2014", "--out", str(out), "--summary")
     assert result.returncode == 1 and f"{out}:1: {says}" in result.stderr
+
+
+def test_a_run_beside_another_on_the_walls_both_hold(tmp_path: Path) -> None:
+    def walls(agent: str, points: list[float], first: int = 0) -> list[dict]:
+        about = {"ruleset": "sichuan/blog5", "agent": agent, "field": "strategy", "seed": 5}
+        return [{**about, "wall": first + i, "points": p, "cpu": 1.0} for i, p in enumerate(points)]
+
+    ours = walls("search", [1.0, 0.0, -0.5, 2.0])
+    assert "this − that: +0.00 ± 0.00" in bench.paired(ours, ours, "f")
+    assert "worse / equal / better: 0 / 4 / 0" in bench.paired(ours, ours, "f")
+    theirs = walls("value", [0.5, -0.5, 1.0], first=1)  # walls 1-3: gains -0.5, 0, +1.0
+    said = bench.paired(ours, theirs, "f")
+    assert "on the 3 walls both hold" in said and "(value)" in said
+    assert "this − that: +0.17" in said and "worse / equal / better: 1 / 1 / 1" in said
+    assert "no wall in common" in bench.paired(ours, walls("value", [1.0], first=9), "f")
+    # From the command line: a file of another ruleset, field or seed is refused.
+    out, other = tmp_path / "ours.jsonl", tmp_path / "other.jsonl"
+    out.write_text("".join(json.dumps(r) + "\n" for r in ours))
+    other.write_text(json.dumps({**theirs[0], "seed": 6}) + "\n")
+    args = ["sichuan/blog5", "--agent", "search", "--seed", "5", "--out", str(out), "--summary"]
+    refused = run(*args, "--against", str(other))
+    assert refused.returncode == 1 and f"{other}:1: a wall of another run" in refused.stderr
+    other.write_text("".join(json.dumps(r) + "\n" for r in theirs))
+    beside = run(*args, "--against", str(other))
+    assert beside.returncode == 0 and "this − that: +0.17" in beside.stdout
