@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.agents.defensive import DefensiveAgent
 from interpreter.agents.efficiency import CLAIM_POLICIES, KONG_POLICIES, EfficiencyAgent
 from interpreter.agents.random_agent import RandomAgent
-from interpreter.agents.search import SearchAgent
+from interpreter.agents.search import GUARDS, SearchAgent
 from interpreter.agents.simple import SimpleAgent
 from interpreter.agents.strategy import StrategyAgent
 from interpreter.agents.value import ValueAgent
@@ -113,6 +113,7 @@ PARAMS: dict[str, dict[str, Param]] = {
         "near": Param(int, 0, 8),
         "confidence": Param(float, 0, 5),
         "progress": Param(float, 0, 16),
+        "guard": Param(str, choices=GUARDS),
         **_STRATEGY,
     },
 }

@@ -11,13 +11,14 @@ sampled worlds (common random numbers), so their difference is not the worlds' l
   ``near`` tiles from ready (``handcore.discards`` shanten; earlier discards differ too
   little for a few rollouts to tell apart), the strategy bot's choice, then its kongs, then
   the discards nearest a complete hand (``handcore.discards`` order; the void suit while it
-  holds one).  While the strategy bot sees a threat (its ``alert``), only discards that
-  risk no more than its own choice, by its own estimate of the loss: the worlds deal the
-  others' tiles without reading their rivers, so in the rollouts any tile is as likely a
-  wait as another, and the strategy bot's reading (现物, 筋, void suits) would be lost.
-  On another's discard, the strategy bot's answer, passing, then the other claims.  A win
-  is always taken, and every other decision (choices, robbing a kong, the last tile, tiles
-  shown apart) is the strategy bot's.  With one candidate there is nothing to search.
+  holds one).  With ``guard=risk``, while the strategy bot sees a threat (its ``alert``),
+  only discards that risk no more than its own choice, by its own estimate of the loss:
+  the worlds deal the others' tiles without reading their rivers, so in the rollouts any
+  tile is as likely a wait as another, and the strategy bot's reading (现物, 筋, void
+  suits) is lost.  On another's discard, the strategy bot's answer, passing, then the
+  other claims.  A win is always taken, and every other decision (choices, robbing a
+  kong, the last tile, tiles shown apart) is the strategy bot's.  With one candidate there
+  is nothing to search.
 - **Budget**: ``budget`` worlds per searched decision, each played out once per candidate
   (``budget`` × candidates rollouts).  The strategy bot's choice is kept unless another's
   mean gain over it, paired by world, is ``confidence`` standard errors above zero (the
@@ -26,18 +27,18 @@ sampled worlds (common random numbers), so their difference is not the worlds' l
   concealed kongs if shown, tiles set apart, the counts of tiles in each hand and in the
   wall, void suits) and deals the rest at random from the tiles it has not seen, a seat
   with a declared void that has since thrown another suit holding none of it (the engine
-  makes the void suit go first).  A hand that has played a while is built, not random:
-  each other hand is the nearest to ready of 1 + ``progress`` × its turns played deals
-  (:func:`sample_world`).  ``bench/search_worlds.py`` compares the worlds with the
-  hands really held (docs/AGENTS.md, The search bot): dealt once, a hand is about 2 tiles
-  from ready whatever the turn, and the rollouts see slow opponents and safe pushes.
-  Other seats' passed wins (missed-win locks), answers held in a claim round, exchanged
-  tiles and the table's random state are not carried over.  Where the tiles it gave in an
-  exchange went is not used.
+  makes the void suit go first).  With ``progress`` above 0 a hand that has played a
+  while is built, not random: each other hand is the nearest to ready of
+  1 + ``progress`` × its turns played deals (:func:`sample_world`); dealt once, a hand is
+  about 2 tiles from ready whatever the turn, where the hands really held are nearer
+  (``bench/search_worlds.py``).  Other seats' passed wins (missed-win locks), answers held
+  in a claim round, exchanged tiles and the table's random state are not carried over.
+  Where the tiles it gave in an exchange went is not used.
 
 Parameters: ``budget`` (6 worlds), ``width`` (3 candidates), ``near`` (1), ``confidence``
-(1.0), ``progress`` (4.0), and the strategy bot's (``interpreter.agents.PARAMS``), used
-for its own choices and in every rollout.
+(1.0), ``progress`` (0: deal each hand once), ``guard`` (``none``), and the strategy
+bot's (``interpreter.agents.PARAMS``), used for its own choices and in every rollout.
+docs/AGENTS.md gives the strength measured with ``progress`` and ``guard`` and without.
 """
 
 from __future__ import annotations
@@ -63,21 +64,26 @@ from interpreter.engine.rounds import reopen
 from interpreter.engine.state import TILES, Table, to_move
 
 _CLAIMS = ("kong", "pung", "chow")
+GUARDS = ("none", "risk")
+"""What limits the discards searched while an opponent looks ready (``guard``)."""
 _MOST_DEALS = 64
 
 
 class SearchAgent:
     def __init__(
         self, seed: int = 0, budget: int = 6, width: int = 3, near: int = 1,
-        confidence: float = 1.0, progress: float = 4.0, ruleset: Ruleset | None = None,
-        **strategy: Any,
+        confidence: float = 1.0, progress: float = 0.0, guard: str = "none",
+        ruleset: Ruleset | None = None, **strategy: Any,
     ) -> None:  # fmt: skip
+        if guard not in GUARDS:
+            raise ValueError(f"guard {guard!r}: expected one of {GUARDS}")
         self.rng = Random(seed)
         self.budget = int(budget)
         self.width = int(width)
         self.near = int(near)
         self.confidence = float(confidence)
         self.progress = float(progress)
+        self.guard = guard
         self.strategy = StrategyAgent(seed, ruleset=ruleset, **strategy)
         self.player = StrategyAgent(seed, ruleset=ruleset, **strategy)
         """The rollouts' bot at every seat (deterministic; one instance keeps its caches)."""
@@ -132,8 +138,8 @@ class SearchAgent:
             if not rows or rows[0].shanten > self.near:
                 return []
             found += [Action("discard", r.discard) for r in rows]
-            risk = self.strategy._risk(ctx)
-            if risk is not None:  # the rollouts' hidden hands are dealt blind: keep its defence
+            risk = self.strategy._risk(ctx) if self.guard == "risk" else None
+            if risk is not None:  # the worlds do not read the rivers: keep its defence
                 if choice.kind != "discard":
                     return []
                 limit = risk.of(choice.tile)[1]

@@ -113,6 +113,34 @@ def test_hands_that_played_a_while_are_dealt_nearer_ready(rid) -> None:
 
 
 @pytest.mark.parametrize("rid", RULESETS)
+def test_the_risk_guard_searches_no_discard_riskier_than_the_strategy_bots(rid) -> None:
+    ruleset = load(rid)
+    bot = make_agent("strategy", 0, ruleset=ruleset)
+    free = make_agent("search:width=8", 1, ruleset=ruleset)
+    guarded = make_agent("search:width=8,guard=risk", 1, ruleset=ruleset)
+    narrowed = 0
+    for seed in (1, 2):
+        game = Game(ruleset, seed, seed % 4)
+        while (seat := game.to_move()) is not None:
+            legal = game.legal_actions(seat)
+            obs = game.observation(seat)
+            choice = bot.act(obs, legal)
+            if game.phase == "turn" and len(legal) > 1:
+                found = guarded.candidates(obs, legal, choice)
+                if found != free.candidates(obs, legal, choice):
+                    narrowed += 1
+                    limit = bot.deal_in(obs, choice.tile)[1]
+                    assert not found or found[0] == choice  # none: nothing searched
+                    assert all(
+                        a.kind == "discard" and bot.deal_in(obs, a.tile)[1] <= limit for a in found
+                    )
+            game.apply(choice, seat)
+    assert narrowed >= 5
+    with pytest.raises(ValueError, match="guard"):
+        make_agent("search:guard=always", 1, ruleset=ruleset)
+
+
+@pytest.mark.parametrize("rid", RULESETS)
 def test_the_choice_depends_on_the_observation_not_the_hidden_truth(rid) -> None:
     for seed, moves in ((4, 12), (6, 20)):
         game, seat = position(rid, seed, moves)
