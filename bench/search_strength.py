@@ -76,8 +76,6 @@ def summary(rows: list[dict[str, Any]], players: int) -> str:
     if not points:
         return "no wall played yet"
     mean, ci = mean_ci(points)
-    worse = sum(p < 0 for p in points)
-    better = sum(p > 0 for p in points)
     hands = len(points) * players
     cpu = sum(r["cpu"] for r in rows)
     about = rows[0]
@@ -85,8 +83,8 @@ def summary(rows: list[dict[str, Any]], players: int) -> str:
         f"{about['agent']} against {about['field']} on {about['ruleset']}, seed {about['seed']}: "
         f"{len(points)} walls, {hands} hands with the agent at the table",
         f"mean points / hand over the field bot: {mean:+.2f} ± {ci:.2f} (95% CI)"
-        + ("  significant" if abs(mean) > ci else "  not significant"),
-        f"walls worse / equal / better: {worse} / {len(points) - worse - better} / {better}",
+        + _significance(mean, ci),
+        spread(points),
         f"CPU: {cpu / len(points):.1f} s a wall, {hands / cpu:.3f} hands/s per core",
     ])  # fmt: skip
 
@@ -103,15 +101,22 @@ def paired(rows: list[dict[str, Any]], others: list[dict[str, Any]], name: str) 
     mean, ci = mean_ci(gains)
     this = mean_ci([ours[w] for w in common])
     that = mean_ci([theirs[w] for w in common])
-    worse = sum(g < 0 for g in gains)
-    better = sum(g > 0 for g in gains)
     return "\n".join([
         f"against {name} ({others[0]['agent']}), on the {len(common)} walls both hold:",
         f"  this run {this[0]:+.2f} ± {this[1]:.2f}, that run {that[0]:+.2f} ± {that[1]:.2f}",
-        f"  this − that: {mean:+.2f} ± {ci:.2f} points / hand (95% CI)"
-        + ("  significant" if abs(mean) > ci else "  not significant"),
-        f"  walls worse / equal / better: {worse} / {len(gains) - worse - better} / {better}",
+        f"  this − that: {mean:+.2f} ± {ci:.2f} points / hand (95% CI)" + _significance(mean, ci),
+        "  " + spread(gains),
     ])  # fmt: skip
+
+
+def spread(values: list[float]) -> str:
+    worse = sum(v < 0 for v in values)
+    better = sum(v > 0 for v in values)
+    return f"walls worse / equal / better: {worse} / {len(values) - worse - better} / {better}"
+
+
+def _significance(mean: float, ci: float) -> str:
+    return "  significant" if abs(mean) > ci else "  not significant"
 
 
 def main() -> None:

@@ -9,8 +9,8 @@ i).  At every ``--every``-th turn decision the seat to move samples a world
 still in, the shanten (seven pairs aside) of the hand it really holds and of the hand each
 world dealt it are kept under that seat's turns played.  Printed (markdown): per band of
 turns, how many hands were compared and their mean shanten, the truth and each progress.
-The search bot's ``progress`` parameter is chosen so that the worlds look like the truth
-in the middle of the hand (docs/AGENTS.md, The search bot).
+The search bot's ``progress`` option deals the worlds nearer the truth; docs/AGENTS.md (The
+search bot) gives this table and what the option did to the bot's strength.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def survey(
     ruleset_id: str, hands: int, seed: int, bot: str, progress: Sequence[float], every: int
 ) -> dict[tuple[int, str], list[int]]:
     """Shanten of the other hands by (band of turns, "truth" or the progress as text)."""
-    from interpreter.agents.search import _away, sample_world
+    from interpreter.agents.search import sample_world, tiles_from_ready
     from interpreter.engine.game import Game
     from interpreter.simulate import _prepared, dealer_of, hand_seed, new_agent
 
@@ -56,9 +56,11 @@ def survey(
                             continue
                         band = min(player.turns // 3, BANDS - 1)
                         melds = len(player.melds)
-                        found[(band, "truth")].append(_away(t, player.hand(), melds))
+                        found[(band, "truth")].append(tiles_from_ready(t, player.hand(), melds))
                         for p, w in worlds.items():
-                            found[(band, str(p))].append(_away(t, w.players[q].hand(), melds))
+                            found[(band, str(p))].append(
+                                tiles_from_ready(t, w.players[q].hand(), melds)
+                            )
             game.apply(agents[seat].act(game.observation(seat), legal), seat)
     return found
 

@@ -228,10 +228,10 @@ def sample_world(t: Table, seat: int, rng: Random, progress: float = 0.0) -> Tab
         picked = fits[:size]
         if deals > 1:
             m = len(p.melds)
-            least = _away(t, [tiles[i] for i in picked], m)
+            least = tiles_from_ready(t, [tiles[i] for i in picked], m)
             for _ in range(deals - 1):
                 other = sorted(rng.sample(fits, size))
-                away = _away(t, [tiles[i] for i in other], m)
+                away = tiles_from_ready(t, [tiles[i] for i in other], m)
                 if away < least:
                     picked, least = other, away
         chosen = set(picked)
@@ -255,7 +255,7 @@ def sample_world(t: Table, seat: int, rng: Random, progress: float = 0.0) -> Tab
     return w
 
 
-def _away(t: Table, hand: list[Tile], melds: int) -> int:
+def tiles_from_ready(t: Table, hand: list[Tile], melds: int) -> int:
     """How far a hand with ``melds`` declared is from ready (shanten, seven pairs aside)."""
     tileset = t.rules.tileset
     keys, wilds = shapes.without_wilds(shapes.keys_of_tiles(hand, tileset), tileset)
@@ -327,4 +327,4 @@ def _player_copy(p: Any) -> Any:
     return q
 
 
-__all__ = ["SearchAgent", "sample_world", "unseen"]
+__all__ = ["SearchAgent", "sample_world", "tiles_from_ready", "unseen"]

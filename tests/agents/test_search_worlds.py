@@ -28,16 +28,16 @@ def test_the_survey_keeps_each_other_hand_once_per_world_and_progress_builds_the
     assert sum(every["4.0"]) < sum(every["0.0"])
 
 
-def test_away_is_the_shanten_of_the_hand() -> None:
+def test_tiles_from_ready_is_the_shanten_of_the_hand() -> None:
     from dsl.ruleset import load
-    from interpreter.agents.search import _away
+    from interpreter.agents.search import tiles_from_ready
     from interpreter.engine.game import Game
 
     t = Game(load("sichuan/blog5"), 1, 0).state
     ready = STANDARD.parse("123m 456m 789m 123p 5p")
-    assert _away(t, ready, 0) == 0
+    assert tiles_from_ready(t, ready, 0) == 0
     far = STANDARD.parse("1m 4m 7m 1p 4p 7p 1s 4s 7s 9s 9m 2p 5s")
-    assert _away(t, far, 0) == shapes.shanten(shapes.keys_of_tiles(far), 0, None) > 2
+    assert tiles_from_ready(t, far, 0) == shapes.shanten(shapes.keys_of_tiles(far), 0, None) > 2
 
 
 def test_the_script_prints_a_table_and_refuses_nonsense() -> None:
