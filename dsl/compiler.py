@@ -469,7 +469,8 @@ class _Compiler:
                 )
         entry = scope.names.get(word)
         if entry is not None:
-            self.reads()
+            if not entry.constant:
+                self.reads()
             read = entry.read
             return (
                 replace(node, type=entry.type, binding=scope.section),
@@ -626,6 +627,8 @@ class _Compiler:
                 inner = replace(scope, subjects=(*scope.subjects, subject))
                 if named and param.subject is None:
                     self.elements[named] = len(scope.subjects)
+                outer = (self.situational, self.lowest)
+                self.situational, self.lowest = False, len(scope.subjects)
                 try:
                     value, run = self.typed(
                         argument.value,
@@ -635,7 +638,10 @@ class _Compiler:
                     )
                 finally:
                     self.elements.pop(named, None)
-                runs.append(_each(run))
+                alone = not self.situational and self.lowest >= len(scope.subjects)
+                self.situational |= outer[0]
+                self.lowest = min(self.lowest, outer[1])
+                runs.append(_each(run, alone))
             else:
                 if argument is None:
                     default = param.default
@@ -1114,8 +1120,13 @@ def _difference(f: Frame, a: Iterable, b: Iterable) -> frozenset:
     return frozenset(a) - frozenset(b)
 
 
-def _each(run: Run) -> Run:
-    """An ``each`` argument: the callable of one element the function receives."""
+def _each(run: Run, alone: bool) -> Run:
+    """An ``each`` argument: the callable of one element the function receives.
+
+    Its ``test`` attribute names the test when it reads the element alone (``alone``): a
+    function may keep its answers under that name (``standard`` does, per block of tiles);
+    None when it reads anything else."""
+    test = run if alone else None
 
     def bind(f: Frame) -> Callable[[Any], Any]:
         inner = Frame(f.situation, [*f.subjects, None], f.budget)
@@ -1126,17 +1137,21 @@ def _each(run: Run) -> Run:
             subjects[-1] = element  # one frame serves every element: they are visited in turn
             return run(inner)
 
+        each.test = test  # type: ignore[attr-defined]
         return each
 
     return bind
 
 
 def _each_default(default: Any) -> Run:
+    test = ("default", default)
+
     def bind(f: Frame) -> Callable[[Any], Any]:
         def each(element: Any) -> Any:
             f.spend()
             return element if default is IDENTITY else default
 
+        each.test = test  # type: ignore[attr-defined]
         return each
 
     return bind

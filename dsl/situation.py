@@ -57,6 +57,23 @@ class Split(NamedTuple):
     melds: tuple[HandMeld, ...]
 
 
+_BLOCK_READINGS: dict[tuple[int, int], tuple[tuple[Tile, tuple[HandMeld, ...]], ...]] = {}
+""":func:`block_readings`' answers (as many as the hand core's ``suit_parts``)."""
+
+
+def block_readings(block: int, key: int) -> tuple[tuple[Tile, tuple[HandMeld, ...]], ...]:
+    """The ways block ``block``'s complete ``key`` reads as concealed melds and maybe the
+    pair: (the pair's tile or -1, the melds).  A wild-free hand's readings (``splits``) are
+    every combination of one reading of each block."""
+    found = _BLOCK_READINGS.get((block, key))
+    if found is None:
+        found = _BLOCK_READINGS[(block, key)] = tuple(
+            (pair, tuple(HandMeld(m.kind, m.tile, True) for m in melds))
+            for pair, melds in hand_core().suit_parts(block, key)
+        )
+    return found
+
+
 @dataclass(frozen=True)
 class Situation:
     """A win being scored (or a claim, a kong payment...).  Seats are 0..players-1 in turn order.

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dsl.errors import EvaluationError
-from dsl.situation import NOBODY, POT, WAIT_SHAPES, Situation, hand_core
+from dsl.situation import NOBODY, POT, WAIT_SHAPES, Situation, block_readings, hand_core
 from dsl.types import (
     BOOL,
     HAND,
@@ -52,6 +52,8 @@ class NameEntry:
     doc: str
     read: Callable[[Situation], Any] = field(repr=False, compare=False)
     example: str = ""
+    constant: bool = False
+    """Whether the value is the same in every situation (``chow``...): compiled as a constant."""
 
 
 @dataclass(frozen=True)
@@ -162,14 +164,19 @@ def _flag(name: str) -> Callable[[Situation], bool]:
 # Groups of names, by what they describe.
 
 CONSTANTS = (
-    NameEntry("chow", KIND, "the kind of a run of three (吃, 顺子)", lambda s: "chow"),
-    NameEntry("pung", KIND, "the kind of three of a kind (碰, 刻子)", lambda s: "pung"),
-    NameEntry("kong", KIND, "the kind of four of a kind (杠)", lambda s: "kong"),
+    NameEntry(
+        "chow", KIND, "the kind of a run of three (吃, 顺子)", lambda s: "chow", constant=True
+    ),
+    NameEntry(
+        "pung", KIND, "the kind of three of a kind (碰, 刻子)", lambda s: "pung", constant=True
+    ),
+    NameEntry("kong", KIND, "the kind of four of a kind (杠)", lambda s: "kong", constant=True),
     NameEntry(
         "nobody",
         SEAT,
         "no seat: the value of a role nobody holds (a bird on no one, no last-tile taker)",
         lambda s: NOBODY,
+        constant=True,
     ),
 )
 
@@ -657,8 +664,39 @@ def _max(s: Situation, items: Iterable, value: Callable) -> int:
 
 
 def _standard(s: Situation, pair: Callable, melds: Callable, substitutes: bool) -> bool:
-    splits = s.splits if substitutes else s.hard_splits
-    return any(pair(split.pair) and all(melds(m) for m in split.melds) for split in splits)
+    keys, wilds = s.bare if substitutes else (s.keys, 0)
+    if wilds:
+        return any(pair(split.pair) and all(melds(m) for m in split.melds) for split in s.splits)
+    # A wild-free reading is one reading of each block (``block_readings``), so some reading
+    # passes when every block has one that passes: each block is tried alone, not every
+    # combination of them.
+    if not hand_core().is_complete(keys) or not all(melds(m) for m in s.melds):
+        return False
+    tests = (pair.test, melds.test)
+    if None in tests:  # a test reading more than its element: asked anew
+        return all(_block_passes(pair, melds, b, key) for b, key in enumerate(keys) if key)
+    for b, key in enumerate(keys):
+        if key:
+            memo = (tests, b, key)
+            found = _BLOCKS_PASSING.get(memo)
+            if found is None:
+                if len(_BLOCKS_PASSING) > 100_000:
+                    _BLOCKS_PASSING.clear()
+                found = _BLOCKS_PASSING[memo] = _block_passes(pair, melds, b, key)
+            if not found:
+                return False
+    return True
+
+
+_BLOCKS_PASSING: dict[tuple[Any, int, int], bool] = {}
+"""Whether a block of tiles has a reading passing ``standard``'s tests, for tests that read
+their element alone (``test`` of an ``each`` argument): the same blocks recur in many hands."""
+
+
+def _block_passes(pair: Callable, melds: Callable, block: int, key: int) -> bool:
+    return any(
+        (p < 0 or pair(p)) and all(melds(m) for m in ms) for p, ms in block_readings(block, key)
+    )
 
 
 def _seven_pairs(s: Situation, quads: bool, substitutes: bool) -> bool:

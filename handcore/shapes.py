@@ -217,7 +217,7 @@ def decompositions(keys: Keys, wilds: int = 0) -> list[Decomposition]:
     if not is_complete(keys):
         return []
     result = []
-    for choice in product(*[_suit_parts(suit, key) for suit, key in enumerate(keys) if key]):
+    for choice in product(*[suit_parts(suit, key) for suit, key in enumerate(keys) if key]):
         pair: Tile = -1
         melds: tuple[Meld, ...] = ()
         for part_pair, part_melds in choice:
@@ -229,10 +229,10 @@ def decompositions(keys: Keys, wilds: int = 0) -> list[Decomposition]:
 
 
 _PARTS: dict[tuple[int, int], tuple[tuple[Tile, tuple[Meld, ...]], ...]] = {}
-""":func:`_suit_parts`' answers (a few thousand complete keys in each block at most)."""
+""":func:`suit_parts`' answers (a few thousand complete keys in each block at most)."""
 
 
-def _suit_parts(suit: int, key: int) -> tuple[tuple[Tile, tuple[Meld, ...]], ...]:
+def suit_parts(suit: int, key: int) -> tuple[tuple[Tile, tuple[Meld, ...]], ...]:
     """The splits of block ``suit``'s complete ``key`` as (the pair's tile or -1, the
     melds), in tile ids: worked out once per block and key, shared by every hand holding it."""
     found = _PARTS.get((suit, key))

@@ -9,7 +9,7 @@ from dataclasses import FrozenInstanceError
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from dsl.expressions import (
@@ -476,6 +476,64 @@ def test_too_long_and_too_deep() -> None:
         with pytest.raises(ExpressionError, match="nested more than"):
             compile_expression(text, scope())
     compile_expression("(" * (MAX_DEPTH // 3) + "1" + ")" * (MAX_DEPTH // 3), scope())
+
+
+_PAIR_TESTS = {
+    "true": lambda s, t: True,
+    "rank in {2, 5, 8}": lambda s, t: t % 9 + 1 in (2, 5, 8),
+    "rank in {1, 9}": lambda s, t: t % 9 + 1 in (1, 9),
+    "it == win_tile": lambda s, t: t == s.win_tile,  # reads the situation: asked anew
+}
+_MELD_TESTS = {
+    "true": lambda s, m: True,
+    "kind != chow": lambda s, m: m.kind != "chow",
+    "rank in {1, 9} or (kind == chow and rank == 7)": lambda s, m: (
+        m.tile % 9 + 1 in (1, 9) or (m.kind == "chow" and m.tile % 9 + 1 == 7)
+    ),
+    "kind == chow or rank == 8": lambda s, m: m.kind == "chow" or m.tile % 9 == 7,
+    "concealed": lambda s, m: m.concealed,
+    "suit == win_tile.suit": lambda s, m: m.tile // 9 == s.win_tile // 9,
+}
+
+
+@st.composite
+def _hands(draw) -> Situation:
+    """A hand of four melds and a pair (some melds declared), or one tile off it."""
+    sets = []
+    for _ in range(4):
+        suit, kind = draw(st.integers(0, 2)), draw(st.sampled_from(["chow", "pung"]))
+        rank = draw(st.integers(0, 6 if kind == "chow" else 8))
+        sets.append((kind, suit * 9 + rank))
+    pair = draw(st.integers(0, 26))
+    declared = draw(st.integers(0, 4))
+    concealed = [pair, pair]
+    for kind, low in sets[declared:]:
+        concealed += [low, low + 1, low + 2] if kind == "chow" else [low] * 3
+    if draw(st.booleans()):  # one tile off: seldom complete
+        concealed[draw(st.integers(0, len(concealed) - 1))] = draw(st.integers(0, 26))
+    melds = [f"{kind} {STANDARD.format([low, low + 1, low + 2] if kind == 'chow' else [low] * 3)}"
+             for kind, low in sets[:declared]]  # fmt: skip
+    counts = Counter(concealed)
+    for kind, low in sets[:declared]:
+        counts.update([low, low + 1, low + 2] if kind == "chow" else [low] * 3)
+    assume(max(counts.values()) <= 4)
+    win = STANDARD.format([draw(st.sampled_from(concealed))])
+    return hand(STANDARD.format(sorted(concealed)), melds=melds, win_tile=win)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_hands(), st.sampled_from(sorted(_PAIR_TESTS)), st.sampled_from(sorted(_MELD_TESTS)))
+def test_standard_is_some_reading_passing_both_tests(situation, pair, melds) -> None:
+    """``standard`` tries each block of tiles alone (and keeps the answers of tests that read
+    their element alone): it agrees with trying every reading of the whole hand."""
+    expected = any(
+        _PAIR_TESTS[pair](situation, split.pair)
+        and all(_MELD_TESTS[melds](situation, m) for m in split.melds)
+        for split in situation.splits
+    )
+    text = f"standard(pair: {pair}, melds: {melds})"
+    assert value(text, situation) == expected
+    assert value(text, situation) == expected  # kept answers give the same
 
 
 def test_evaluation_is_bounded() -> None:
