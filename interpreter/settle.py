@@ -511,6 +511,22 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
 
     With several winning tiles at once (``winning_tiles``), what each tile makes counts,
     once per hand type, at the best value it reaches."""
+    result = hand_types_found(ruleset, situations, win)
+    if result is None:
+        tiles = ", ".join(EVERY.name(t) for t in win.win_tiles)
+        raise SettlementError(
+            f"the hand of seat {win.seat} does not win under {ruleset.id} (no hand type "
+            f"applies with {tiles})",
+            win.location,
+        )
+    return result
+
+
+def hand_types_found(
+    ruleset: Ruleset, situations: Sequence[Situation], win: Win
+) -> WinResult | None:
+    """:func:`hand_types`, or None when no hand type applies (the bots' candidate wins
+    often have none)."""
     found: dict[str, _HandType] = {}
     found_with: dict[str, list[Situation]] = {}
     kinds = _hand_types_of(ruleset)
@@ -536,21 +552,18 @@ def hand_types(ruleset: Ruleset, situations: Sequence[Situation], win: Win) -> W
                 found[kind.id] = kind
                 found_with.setdefault(kind.id, []).append(situation)
     if not any(kind.is_hand for kind in found.values()):
-        tiles = ", ".join(EVERY.name(t) for t in win.win_tiles)
-        raise SettlementError(
-            f"the hand of seat {win.seat} does not win under {ruleset.id} (no hand type "
-            f"applies with {tiles})",
-            win.location,
-        )
+        return None
     replaced = {gone for kind in found.values() for gone in kind.replaces}
     kept = {h: kind for h, kind in found.items() if h not in replaced}
     classes = {h: kind.hand_class for h, kind in kept.items()}
-    zeros = dict.fromkeys(kept, 0)
-    told = {id(s): _set(s, hand_classes=classes, hands=zeros) for s in situations}
-    values = {
-        h: max(int(_answer(kind.value, told[id(s)])) for s in found_with[h])
-        for h, kind in kept.items()
-    }
+    values = {h: kind.fixed_value for h, kind in kept.items() if kind.fixed_value is not None}
+    if len(values) < len(kept):
+        zeros = dict.fromkeys(kept, 0)
+        told = {id(s): _set(s, hand_classes=classes, hands=zeros) for s in situations}
+        for h, kind in kept.items():
+            if kind.fixed_value is None:
+                values[h] = max(int(_answer(kind.value, told[id(s)])) for s in found_with[h])
+        values = {h: values[h] for h in kept}  # in the order found
     total = _combined_value(ruleset, situations[0], classes, values)
     hands = tuple(FoundHand(h, kind.name, kind.hand_class, values[h]) for h, kind in kept.items())
     return WinResult(win.seat, win.win_tiles[0], hands, total, win.concealed, win.melds)
@@ -621,11 +634,8 @@ def worth(ruleset: Ruleset, situation: Situation, void: int | None = None) -> Wi
     assert situation.win_tile is not None
     win = Win(situation.winner, (), situation.melds, (situation.win_tile,),
               situation.discarder, frozenset(), _NOWHERE)  # fmt: skip
-    try:
-        result = hand_types(ruleset, (situation,), win)
-    except SettlementError:
-        return None
-    return None if _below_least(ruleset, result) else result
+    result = hand_types_found(ruleset, (situation,), win)
+    return None if result is None or _below_least(ruleset, result) else result
 
 
 def _restrictions(ruleset: Ruleset) -> tuple[Any, int]:
@@ -712,6 +722,8 @@ class _HandType(NamedTuple):
     """Its id is a hand type's (a win needs one)."""
     hand_only: bool
     """Its ``when`` reads the hand alone (``HAND_ONLY``): answered once per hand."""
+    fixed_value: int | None
+    """Its ``value`` when written as a number (most are): then never evaluated."""
     shaped_need: prefilter.Need | None
     unshaped_need: prefilter.Need | None
     """The cheap necessary conditions of ``when`` (``prefilter``) for a hand that may have
@@ -731,6 +743,7 @@ def _hand_types_of(ruleset: Ruleset) -> list[_HandType]:
                 tuple((hands.get(hand_id) or modifiers.get(hand_id) or {}).get("replaces", ())),
                 hand_id in hands,
                 spec["when"].names <= HAND_ONLY,
+                _number(spec["value"]),
                 *(prefilter.test_of(prefilter.necessary(spec["when"].ast, unshaped))
                   for unshaped in (False, True)),
             )
@@ -739,6 +752,12 @@ def _hand_types_of(ruleset: Ruleset) -> list[_HandType]:
             if spec.get("enabled", True)
         ]  # fmt: skip
     return memo["all"]
+
+
+def _number(expression: Any) -> int | None:
+    """The value of an expression written as a whole number; None for any other."""
+    node = expression.ast
+    return node.value if isinstance(node, syntax.Literal) and node.kind == "int" else None
 
 
 def _table(scenario: HandRecord, options: Mapping[str, Any], **seats: Any) -> Situation:

@@ -26,7 +26,7 @@ from interpreter.choices import declarations, played
 from interpreter.context import build_situation
 from interpreter.engine.events import option_settings
 from interpreter.hand_record import Win
-from interpreter.settle import SettlementError, WinResult, fires, hand_types, worth
+from interpreter.settle import WinResult, fires, hand_types_found, worth
 
 CLAIM_KINDS = ("win", "kong", "pung", "chow")
 
@@ -317,10 +317,7 @@ class Rules:
         assert situation.win_tile is not None
         win = Win(situation.winner, (), situation.melds, (situation.win_tile,),
                   situation.discarder, frozenset(), _NOWHERE)  # fmt: skip
-        try:
-            return hand_types(self.ruleset, (situation,), win)
-        except SettlementError:
-            return None
+        return hand_types_found(self.ruleset, (situation,), win)
 
 
 def _chows_with(tile: int, ranks: int) -> tuple[tuple[int, int, int], ...]:
