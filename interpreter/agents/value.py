@@ -445,14 +445,19 @@ class _Ctx:
                 kinds[n] += block_kinds[n]
             low += block_low
             odd += block_odd
-        sizes = [4] * kinds[4] + [3] * kinds[3] + [2] * kinds[2] + [1] * kinds[1]
-        if name == "pungs":
-            k = 4 - m
-            groups = sizes[:k] + [0] * max(0, k - len(sizes))
-            pair = sizes[k] if len(sizes) > k else 0
-            missing = sum(3 - min(n, 3) for n in groups) + 2 - min(pair, 2)
+        if name == "pungs":  # the 4 - m most held kinds make pungs, the next the pair
+            need, missing, pair = 4 - m, 0, 0
+            for n in (4, 3, 2, 1):
+                use = min(kinds[n], need)
+                missing += use * (3 - min(n, 3))
+                need -= use
+                if not need and kinds[n] > use:
+                    pair = n
+                    break
+            missing += 3 * need + 2 - min(pair, 2)
             return missing - 1, low
-        pairs = sum(min(n // 2, 2 if self.f.form == "quads" else 1) for n in sizes)
+        per = 2 if self.f.form == "quads" else 1
+        pairs = kinds[4] * per + kinds[3] + kinds[2]
         missing = 7 - min(pairs, 7)
         d = missing - 1 + max(0, missing - kinds[1] - kinds[3])
         return d, odd
