@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 from dsl.compiler import CompiledExpression
 from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld, Situation
+from dsl.syntax import Binary, Name
 from dsl.vocabulary import (
     CHOICE_PREFIX,
     CONSTANTS,
@@ -152,6 +153,8 @@ class Valuer:
         }
         self.type_facts = _facts_read(_hand_type_expressions(ruleset), free, known)
         """The facts of a win the hand types, scoring value and restrictions read."""
+        self._guarded = _guarded_facts(ruleset, free, known)
+        self._type_readers: dict[frozenset[str], Callable[[WinFacts], tuple[Any, ...]]] = {}
         self.paid_facts = _facts_read(_payment_expressions(ruleset), free, known) | {
             "self_draw",
             "winner",
@@ -170,7 +173,6 @@ class Valuer:
         )
         """Whether it reads the values found in each class, not only the combined value
         (``scoring.value``, worked out with the hand types, is left out: the key holds it)."""
-        self._type_read = _reader(self.type_facts)
         self._paid_read = _reader(self.paid_facts)
         self._types: dict[tuple[Any, ...], WinResult | None] = {}
         self._blanks: dict[WinFacts, Situation] = {}
@@ -210,6 +212,20 @@ class Valuer:
                 self._paid.clear()
             self._paid[key] = value
         return value
+
+    def _type_read(self, facts: WinFacts) -> tuple[Any, ...]:
+        """What the key of a candidate's hand types holds of ``facts``: those read by the
+        hand types that may apply (a hand type whose ``when`` needs a flag that ``facts``
+        lack, ``first_turn and ...`` say, is false whatever else it reads)."""
+        flags = frozenset(
+            flag
+            for flag in self._guarded.flags
+            if (facts.self_draw if flag == "self_draw" else flag in facts.context)
+        )
+        read = self._type_readers.get(flags)
+        if read is None:
+            read = self._type_readers[flags] = _reader(self._guarded.read(flags))
+        return read(facts)
 
     def _hand_types(
         self, keys: Keys, melds: tuple[HandMeld, ...], tile: Tile, facts: WinFacts
@@ -275,6 +291,63 @@ def valuer(ruleset: Ruleset) -> Valuer:
 
 
 # --- which facts the expressions read --------------------------------------------------------
+
+
+class _Guarded(NamedTuple):
+    """The facts the hand types read, by the flags a win has."""
+
+    always: frozenset[str]
+    """Read by every win: the scoring value, the restrictions, unguarded hand types."""
+    guarded: tuple[tuple[frozenset[str], frozenset[str]], ...]
+    """(the flags a hand type's ``when`` needs, the facts that hand type reads)."""
+
+    @property
+    def flags(self) -> frozenset[str]:
+        return frozenset(flag for needed, _ in self.guarded for flag in needed)
+
+    def read(self, flags: frozenset[str]) -> frozenset[str]:
+        """The facts read by a win with ``flags`` set (and the others not)."""
+        found = set(self.always)
+        for needed, facts in self.guarded:
+            if needed <= flags:
+                found |= facts
+        return frozenset(found)
+
+
+_FLAGS = frozenset({*CONTEXTS, "self_draw"})
+"""Facts that are true or false: a ``when`` that needs one is false without it."""
+
+
+def _guarded_facts(
+    ruleset: Ruleset, free: frozenset[str], known: Mapping[str, frozenset[str]]
+) -> _Guarded:
+    """The facts the hand types read (``_facts_read``), split by the flags each one's
+    ``when`` needs: the names joined by ``and`` at its top (``first_turn and ...``)."""
+    always = set(_facts_read(_expressions(ruleset.get("scoring.value")), free, known))
+    always |= _facts_read(_expressions(ruleset.get("restrictions.win_requires")), free, known)
+    guarded = []
+    for section in ("hands", "modifiers"):
+        for spec in (ruleset.get(section) or {}).values():
+            facts = _facts_read(_expressions(spec), free, known)
+            needed = _needed_flags(spec.get("when"))
+            if needed:
+                guarded.append((needed, facts))
+            else:
+                always |= facts
+    return _Guarded(frozenset(always), tuple(guarded))
+
+
+def _needed_flags(expression: Any) -> frozenset[str]:
+    """The flags (``_FLAGS``) among the parts joined by ``and`` at the top of ``expression``."""
+    found = set()
+    nodes = [expression.ast] if isinstance(expression, CompiledExpression) else []
+    while nodes:
+        node = nodes.pop()
+        if isinstance(node, Binary) and node.op == "and_":
+            nodes += [node.left, node.right]
+        elif isinstance(node, Name) and node.name in _FLAGS:
+            found.add(node.name)
+    return frozenset(found)
 
 
 def _hand_type_expressions(ruleset: Ruleset) -> Iterator[CompiledExpression]:

@@ -87,6 +87,8 @@ def wins(draw: st.DrawFn, players: int) -> dict:
         )
     if draw(st.booleans()):
         context.add("last_tile")
+    if draw(st.integers(0, 3)) == 0:
+        context.add("first_turn")
     return {
         "keys": shapes.keys_of(STANDARD.counts(concealed)),
         "melds": tuple(melds),
@@ -133,6 +135,37 @@ def test_light_value_is_the_settlement_value(rid: str, data: st.DataObject) -> N
     facts = WinFacts(**{k: w[k] for k in w if k not in ("keys", "melds", "tile")})
     assert light.total(w["keys"], w["melds"], w["tile"], facts) == total
     assert light.win_value(w["keys"], w["melds"], w["tile"], facts) == paid
+
+
+@pytest.mark.parametrize("rid", ["changsha/qq2014", "sichuan/blog5", "changsha/full2007"])
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_one_hand_won_in_several_ways(rid: str, data: st.DataObject) -> None:
+    """The same hand asked with other seats, flags and ways of winning: a key that leaves
+    out a fact some hand type reads (天胡 reads the seats on the first turn) would answer
+    one of them from another's entry."""
+    ruleset, light, players = _loaded(rid)
+    w = data.draw(wins(players))
+    for _ in range(4):
+        other = data.draw(wins(players))
+        asked = {**other, "keys": w["keys"], "melds": w["melds"], "tile": w["tile"]}
+        total, paid = full_path(ruleset, asked)
+        facts = WinFacts(**{k: asked[k] for k in asked if k not in ("keys", "melds", "tile")})
+        assert light.total(w["keys"], w["melds"], w["tile"], facts) == total
+        assert light.win_value(w["keys"], w["melds"], w["tile"], facts) == paid
+
+
+def test_keys_leave_out_what_a_flagged_hand_type_alone_reads() -> None:
+    """天胡 and 地胡 need ``first_turn``: without it no hand type of qq2014 reads the seats,
+    so a hand's types are kept once for every seat; on the first turn, per seat."""
+    _, light, _ = _loaded("changsha/qq2014")
+    plain = WinFacts(self_draw=False, winner=1, discarder=0, dealer=0)
+    moved = plain._replace(winner=2, discarder=3, dealer=3)
+    assert light._type_read(plain) == light._type_read(moved)
+    first = frozenset({"first_turn"})
+    assert light._type_read(plain._replace(context=first)) != light._type_read(
+        moved._replace(context=first)
+    )
 
 
 def test_keys_hold_what_the_rules_read() -> None:
