@@ -154,7 +154,8 @@ class Valuer:
         self.type_facts = _facts_read(_hand_type_expressions(ruleset), free, known)
         """The facts of a win the hand types, scoring value and restrictions read."""
         self._guarded = _guarded_facts(ruleset, free, known)
-        self._type_readers: dict[frozenset[str], Callable[[WinFacts], tuple[Any, ...]]] = {}
+        self._type_readers: dict[tuple[bool, frozenset[str]], Callable[..., tuple[Any, ...]]] = {}
+        """The reader of each way of winning (self-drawn or not, the context's words)."""
         self.paid_facts = _facts_read(_payment_expressions(ruleset), free, known) | {
             "self_draw",
             "winner",
@@ -217,14 +218,15 @@ class Valuer:
         """What the key of a candidate's hand types holds of ``facts``: those read by the
         hand types that may apply (a hand type whose ``when`` needs a flag that ``facts``
         lack, ``first_turn and ...`` say, is false whatever else it reads)."""
-        flags = frozenset(
-            flag
-            for flag in self._guarded.flags
-            if (facts.self_draw if flag == "self_draw" else flag in facts.context)
-        )
-        read = self._type_readers.get(flags)
+        read = self._type_readers.get((facts.self_draw, facts.context))
         if read is None:
-            read = self._type_readers[flags] = _reader(self._guarded.read(flags))
+            flags = frozenset(
+                flag
+                for flag in self._guarded.flags
+                if (facts.self_draw if flag == "self_draw" else flag in facts.context)
+            )
+            read = _reader(self._guarded.read(flags))
+            self._type_readers[(facts.self_draw, facts.context)] = read
         return read(facts)
 
     def _hand_types(
