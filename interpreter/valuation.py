@@ -9,7 +9,9 @@ a bot's time.  :class:`Valuer` gives the same numbers in two cached steps:
    melds), found as :func:`~interpreter.settle.worth` finds them, and kept under the
    candidate and only those facts of the win (self-draw, context, seats) that the
    ruleset's hand types, scoring value and restrictions read: the DSL's checked trees say
-   which names each expression reads.  The facts derived from the hand (its splits, suits,
+   which names each expression reads.  A hand type whose ``when`` needs a flag the win
+   lacks (``first_turn and winner == dealer ...``) is false whatever else it reads, so
+   those other facts are left out of the key of such a win.  The facts derived from the hand (its splits, suits,
    roots ...) are worked out once per candidate and shared by every way of winning it,
    and with settlement (``settle.hand_facts``): settling the candidate, or the wall's end
    with it ready, does not work them out again.
@@ -151,9 +153,10 @@ class Valuer:
             CHOICE_PREFIX + name: _facts_read(_expressions(spec.get("default")), free)
             for name, spec in (ruleset.get("choices") or {}).items()
         }
-        self.type_facts = _facts_read(_hand_type_expressions(ruleset), free, known)
-        """The facts of a win the hand types, scoring value and restrictions read."""
         self._guarded = _guarded_facts(ruleset, free, known)
+        self.type_facts = self._guarded.read(self._guarded.flags)
+        """The facts of a win the hand types, scoring value and restrictions read (with
+        every flag set)."""
         self._type_readers: dict[tuple[bool, frozenset[str]], Callable[..., tuple[Any, ...]]] = {}
         """The reader of each way of winning (self-drawn or not, the context's words)."""
         self.paid_facts = _facts_read(_payment_expressions(ruleset), free, known) | {
@@ -350,14 +353,6 @@ def _needed_flags(expression: Any) -> frozenset[str]:
         elif isinstance(node, Name) and node.name in _FLAGS:
             found.add(node.name)
     return frozenset(found)
-
-
-def _hand_type_expressions(ruleset: Ruleset) -> Iterator[CompiledExpression]:
-    for section in ("hands", "modifiers"):
-        for spec in (ruleset.get(section) or {}).values():
-            yield from _expressions(spec)
-    yield from _expressions(ruleset.get("scoring.value"))
-    yield from _expressions(ruleset.get("restrictions.win_requires"))
 
 
 def _payment_expressions(ruleset: Ruleset) -> Iterator[CompiledExpression]:
