@@ -11,10 +11,10 @@ a bot's time.  :class:`Valuer` gives the same numbers in two cached steps:
    ruleset's hand types, scoring value and restrictions read: the DSL's checked trees say
    which names each expression reads.  A hand type whose ``when`` needs a flag the win
    lacks (``first_turn and winner == dealer ...``) is false whatever else it reads, so
-   those other facts are left out of the key of such a win.  The facts derived from the hand (its splits, suits,
-   roots ...) are worked out once per candidate and shared by every way of winning it,
-   and with settlement (``settle.hand_facts``): settling the candidate, or the wall's end
-   with it ready, does not work them out again.
+   those other facts are left out of the key of such a win.  The facts derived from the
+   hand (its splits, suits, roots ...) are worked out once per candidate and shared by
+   every way of winning it, and with settlement (``settle.hand_facts``): settling the
+   candidate, or the wall's end with it ready, does not work them out again.
 2. **What the winner collects** (the settlement's payments to it), kept under the win's
    combined value, the hand types found with their values (only the values found in each
    class when no payment expression names a hand type, and neither when none names a
