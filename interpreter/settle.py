@@ -556,14 +556,16 @@ def hand_types_found(
     replaced = {gone for kind in found.values() for gone in kind.replaces}
     kept = {h: kind for h, kind in found.items() if h not in replaced}
     classes = {h: kind.hand_class for h, kind in kept.items()}
-    values = {h: kind.fixed_value for h, kind in kept.items() if kind.fixed_value is not None}
-    if len(values) < len(kept):
-        zeros = dict.fromkeys(kept, 0)
-        told = {id(s): _set(s, hand_classes=classes, hands=zeros) for s in situations}
-        for h, kind in kept.items():
-            if kind.fixed_value is None:
-                values[h] = max(int(_answer(kind.value, told[id(s)])) for s in found_with[h])
-        values = {h: values[h] for h in kept}  # in the order found
+    values: dict[str, int] = {}
+    told: dict[int, Situation] = {}  # made when a value is not a number
+    for h, kind in kept.items():
+        if kind.fixed_value is not None:
+            values[h] = kind.fixed_value
+            continue
+        if not told:
+            zeros = dict.fromkeys(kept, 0)
+            told = {id(s): _set(s, hand_classes=classes, hands=zeros) for s in situations}
+        values[h] = max(int(_answer(kind.value, told[id(s)])) for s in found_with[h])
     total = _combined_value(ruleset, situations[0], classes, values)
     hands = tuple(FoundHand(h, kind.name, kind.hand_class, values[h]) for h, kind in kept.items())
     return WinResult(win.seat, win.win_tiles[0], hands, total, win.concealed, win.melds)
@@ -631,11 +633,17 @@ def worth(ruleset: Ruleset, situation: Situation, void: int | None = None) -> Wi
     Settlement, the engine, the bots and advice all ask it."""
     if _refused(ruleset, situation, void) is not None:
         return None
+    result = situation_hand_types(ruleset, situation)
+    return None if result is None or _below_least(ruleset, result) else result
+
+
+def situation_hand_types(ruleset: Ruleset, situation: Situation) -> WinResult | None:
+    """:func:`hand_types_found` of the one win ``situation`` describes (no restriction
+    asked)."""
     assert situation.win_tile is not None
     win = Win(situation.winner, (), situation.melds, (situation.win_tile,),
               situation.discarder, frozenset(), _NOWHERE)  # fmt: skip
-    result = hand_types_found(ruleset, (situation,), win)
-    return None if result is None or _below_least(ruleset, result) else result
+    return hand_types_found(ruleset, (situation,), win)
 
 
 def _restrictions(ruleset: Ruleset) -> tuple[Any, int]:

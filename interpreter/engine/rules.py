@@ -25,8 +25,7 @@ from interpreter import prefilter
 from interpreter.choices import declarations, played
 from interpreter.context import build_situation
 from interpreter.engine.events import option_settings
-from interpreter.hand_record import Win
-from interpreter.settle import WinResult, fires, hand_types_found, worth
+from interpreter.settle import WinResult, fires, situation_hand_types, worth
 
 CLAIM_KINDS = ("win", "kong", "pung", "chow")
 
@@ -314,10 +313,7 @@ class Rules:
         return worth(self.ruleset, situation, void)
 
     def hand_types(self, situation: Situation) -> WinResult | None:
-        assert situation.win_tile is not None
-        win = Win(situation.winner, (), situation.melds, (situation.win_tile,),
-                  situation.discarder, frozenset(), _NOWHERE)  # fmt: skip
-        return hand_types_found(self.ruleset, (situation,), win)
+        return situation_hand_types(self.ruleset, situation)
 
 
 def _chows_with(tile: int, ranks: int) -> tuple[tuple[int, int, int], ...]:
