@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -362,6 +362,7 @@ def read_meld(text: str, tileset: TileSet) -> HandMeld:
     return HandMeld(kind, first, concealed)
 
 
+@cache  # an import statement in a function is paid at every call
 def hand_core() -> ModuleType:
     """The hand core, imported when first needed so that checking a ruleset stays quick."""
     from handcore import shapes

@@ -153,20 +153,7 @@ class Settlement:
                 }
                 for o in self.opening
             ],
-            "wins": [
-                {
-                    "seat": w.seat,
-                    "win_tile": tileset.name(w.win_tile),
-                    "hands": [
-                        {"id": h.id, "name": h.name, "class": h.hand_class, "value": h.value}
-                        for h in w.hands
-                    ],
-                    "total": w.total,
-                    "hand": tileset.format(sorted((*w.concealed, w.win_tile))),
-                    "melds": [meld_text(m, tileset) for m in w.melds],
-                }
-                for w in self.wins
-            ],
+            "wins": self.wins_json(tileset),
             "birds": {str(seat): n for seat, n in sorted(self.bird_hits.items())},
             "payments": [
                 {
@@ -179,6 +166,23 @@ class Settlement:
             ],
             "deltas": self.deltas,
         }
+
+    def wins_json(self, tileset: TileSet = EVERY) -> list[dict[str, Any]]:
+        """The wins of ``to_json`` (the event log writes them at each win)."""
+        return [
+            {
+                "seat": w.seat,
+                "win_tile": tileset.name(w.win_tile),
+                "hands": [
+                    {"id": h.id, "name": h.name, "class": h.hand_class, "value": h.value}
+                    for h in w.hands
+                ],
+                "total": w.total,
+                "hand": tileset.format(sorted((*w.concealed, w.win_tile))),
+                "melds": [meld_text(m, tileset) for m in w.melds],
+            }
+            for w in self.wins
+        ]
 
 
 def payee_json(payee: int) -> int | str:

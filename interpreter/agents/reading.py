@@ -93,7 +93,12 @@ class View:
     def of(cls, obs: dict[str, Any]) -> View:
         seat = obs["seat"]
         tileset = tileset_of(obs)
-        counts = tileset.counts(obs["hand"])
+        found = obs.get("hand_keys")  # an engine's observation; one typed by hand has none
+        if found is None:
+            counts = tileset.counts(obs["hand"])
+            found = shapes.keys_of_tiles(obs["hand"], tileset)
+        else:
+            counts = list(obs["hand_counts"])
         wilds = tuple(obs.get("wilds", ()))
         if wilds != tileset.wilds:
             tileset = _with_wilds(tileset, wilds)
@@ -113,7 +118,7 @@ class View:
             for t in tiles:
                 visible[t] += 1
         melds = tuple(HandMeld(k, t, c) for k, t, c in shown[seat])
-        keys, held = shapes.without_wilds(shapes.keys_of_tiles(obs["hand"], tileset), tileset)
+        keys, held = shapes.without_wilds(found, tileset)
         return cls(
             seat,
             counts,

@@ -164,6 +164,9 @@ FIELDS: dict[str, Callable[[Table, int], Any]] = {
     "dealer": lambda g, s: g.dealer,
     "players": lambda g, s: g.n,
     "hand": lambda g, s: tuple(g.players[s].hand()),
+    # The same tiles as the engine keeps them, so that a bot need not count them again.
+    "hand_counts": lambda g, s: tuple(g.players[s].counts),
+    "hand_keys": lambda g, s: g.players[s].keys,
     "drawn": lambda g, s: g.drawn if g.current == s and g.phase == "turn" else None,
     "melds": _melds,
     "discards": lambda g, s: tuple(tuple(q.discards) for q in g.players),

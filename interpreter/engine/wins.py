@@ -252,7 +252,7 @@ def win(
     if seat_tiles and any(won != tiles for won in seat_tiles.values()):
         apart = {s: seat_tiles[s] for s in winners}
     t.events.append(events.win(
-        winners, tiles, context, settlement.to_json()["wins"], discarder, apart
+        winners, tiles, context, settlement.wins_json(), discarder, apart
     ))  # fmt: skip
     if birds:
         t.events.append(events.bird(birds, settlement.bird_hits))

@@ -6,6 +6,7 @@ import pytest
 
 from dsl.ruleset import load
 from interpreter.agents import make_agent
+from interpreter.agents.reading import View
 from interpreter.engine import Action, Game
 from interpreter.engine.actions import PASS
 from tests.engine.helpers import rigged, tile
@@ -61,3 +62,27 @@ def test_a_passed_win_shows_in_the_passers_own_observation_only() -> None:
     # the 5m it passed, worth 1 (平胡); qq2014's missed_win (true) locks every discard
     assert lock == {"tiles": (tile("5m"),), "value": 1, "until": "own_draw"}
     assert game.observation(1)["missed_win"] is None
+
+
+SHIPPED = ["changsha/qq2014", "sichuan/blog5", "hunan/hongzhong", "house/changsha_sixi",
+           "house/sichuan_xueliu"]  # fmt: skip
+"""Wild tiles (红中 in hongzhong), honours and the Sichuan and Changsha flows."""
+
+
+@pytest.mark.parametrize("rid", SHIPPED)
+def test_the_hand_as_the_engine_keeps_it_reads_as_its_tiles(rid: str) -> None:
+    """A bot reads ``hand_counts`` and ``hand_keys`` instead of counting ``hand`` again: its
+    view of every observation is the one the tiles alone give (an observation typed by hand
+    has no such fields)."""
+    ruleset = load(rid)
+    seen = 0
+    for seed in range(6):
+        game = Game(ruleset, seed, seed % 4)
+        bots = [make_agent("efficiency" if s % 2 else "random", seed + s) for s in range(4)]
+        while (seat := game.to_move()) is not None:
+            obs = game.observation(seat)
+            typed = {k: v for k, v in obs.items() if k not in ("hand_counts", "hand_keys")}
+            assert View.of(obs) == View.of(typed)
+            seen += 1
+            game.apply(bots[seat].act(obs, game.legal_actions(seat)), seat)
+    assert seen > 100
