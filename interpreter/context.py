@@ -40,4 +40,4 @@ def build_situation(
         )
     if context:
         facts.update((word, True) for word in context if word in CONTEXTS)
-    return Situation(keys, **facts)
+    return Situation.of(keys, facts)

@@ -318,9 +318,9 @@ def void_target(view: View, suits: Sequence[int], needed: bool) -> int | None:
     if not needed:
         return None
     melded = {m.tile // RANKS for m in view.melds}
-    free = [s for s in suits if s not in melded] or list(suits)
-    held = {s: sum(view.counts[s * RANKS : s * RANKS + RANKS]) for s in free}
-    return min(free, key=lambda s: (held[s], -s))
+    free = [s for s in suits if s not in melded] or suits
+    counts = view.counts
+    return min(free, key=lambda s: (sum(counts[s * RANKS : s * RANKS + RANKS]), -s))
 
 
 def blind_visible(view: View, void: int | None) -> list[int]:

@@ -16,7 +16,7 @@ from dsl.ruleset import Ruleset
 from dsl.situation import HandMeld
 from handcore import shapes
 from handcore.suit_tables import HONOUR, counts_of
-from handcore.tiles import EVERY, RANKS, STANDARD, Tile
+from handcore.tiles import EVERY, STANDARD, Tile
 from interpreter.engine.actions import Action
 from interpreter.engine.facts import TableFacts
 from interpreter.engine.wall import Wall
@@ -49,7 +49,8 @@ def fmt(tiles: list[Tile] | tuple[Tile, ...]) -> str:
 def _suit_notation(suit: int, key: int) -> str:
     """The tiles of one suit's key in notation (``1135m``), kept: every hand's suits are
     written at the deal and at the end, and the same few suits come back often."""
-    return fmt([suit * RANKS + rank for rank, n in enumerate(counts_of(key)) for _ in range(n)])
+    ranks = "".join(str(rank + 1) * n for rank, n in enumerate(counts_of(key)))
+    return ranks + EVERY.blocks[suit].letter if ranks else ""
 
 
 @dataclass
