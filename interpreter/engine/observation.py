@@ -109,27 +109,51 @@ def _rivers(game: Table, seat: int) -> tuple[tuple[tuple[int, int | None], ...],
     seat that claimed it or won on it (the nearest winner), None while it lies in the river.
 
     ``discards`` drops a tile once it is taken; a defender still needs it (a player seldom
-    waits on a tile it threw).  Read from the public events of the hand."""
-    rivers: list[list[list[Any]]] = [[] for _ in game.players]
-    # No discard since the last kong: a win now is on the kong's tile or a replacement,
-    # never on a river's, whatever its context (a robbed 补张 or 点杠花 may have none).
-    after_kong = False
-    for event in game.events:
-        kind = event["type"]
-        if kind == "discard":
-            after_kong = False
-            rivers[event["seat"]].append([_TILE[event["tile"]], None])
-        elif kind == "kong":
-            after_kong = True
-        elif kind == "claim":
-            taken = event.get("taken", event["tile"] if event["kind"] != "chow" else None)
-            _take(rivers[event["from"]], taken, event["seat"])
-        elif kind == "win" and event["from"] is not None and not after_kong:
-            each = event.get("seat_tiles")
-            for name in event["tiles"]:
-                seat = next(s for s in event["seats"] if not each or name in each[str(s)])
-                _take(rivers[event["from"]], name, seat)
-    return tuple(tuple((t, taker) for t, taker in river) for river in rivers)
+    waits on a tile it threw).  Read from the public events of the hand (``Rivers``)."""
+    found = game.rivers_read
+    if found is None or found.events is not game.events:  # a new table, or a copy of one
+        found = game.rivers_read = Rivers(game.events, game.n)
+    return found.now()
+
+
+class Rivers:
+    """The rivers read from a table's events so far, read on as events are added: a
+    defender asks at every decision, and a hand has a few hundred events."""
+
+    __slots__ = ("after_kong", "events", "read", "rivers", "shown")
+
+    def __init__(self, events: list[dict[str, Any]], players: int) -> None:
+        self.events = events
+        self.read = 0
+        self.rivers: list[list[list[Any]]] = [[] for _ in range(players)]
+        # No discard since the last kong: a win now is on the kong's tile or a replacement,
+        # never on a river's, whatever its context (a robbed 补张 or 点杠花 may have none).
+        self.after_kong = False
+        self.shown: tuple[tuple[tuple[int, int | None], ...], ...] = ()
+
+    def now(self) -> tuple[tuple[tuple[int, int | None], ...], ...]:
+        """The rivers after every event so far."""
+        events, rivers = self.events, self.rivers
+        if self.read == len(events) and self.read:
+            return self.shown
+        for event in events[self.read :]:
+            kind = event["type"]
+            if kind == "discard":
+                self.after_kong = False
+                rivers[event["seat"]].append([_TILE[event["tile"]], None])
+            elif kind == "kong":
+                self.after_kong = True
+            elif kind == "claim":
+                taken = event.get("taken", event["tile"] if event["kind"] != "chow" else None)
+                _take(rivers[event["from"]], taken, event["seat"])
+            elif kind == "win" and event["from"] is not None and not self.after_kong:
+                each = event.get("seat_tiles")
+                for name in event["tiles"]:
+                    seat = next(s for s in event["seats"] if not each or name in each[str(s)])
+                    _take(rivers[event["from"]], name, seat)
+        self.read = len(events)
+        self.shown = tuple(tuple((t, taker) for t, taker in river) for river in rivers)
+        return self.shown
 
 
 def _take(river: list[list[Any]], name: str | None, seat: int) -> None:

@@ -256,6 +256,8 @@ class Table:
     """For each claim kind and discarder, the seats its ``from`` lets claim a tile."""
     legal: tuple[int, list[Action]] | None = None
     """The legal actions of the seat to move, once worked out (until the next action)."""
+    rivers_read: Any = None
+    """The rivers as observations last read them from ``events`` (``observation.Rivers``)."""
 
 
 def to_move(t: Table) -> int | None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from dsl.ruleset import load
-from interpreter.agents import make_agent
+from interpreter.agents import make_agent, search
 from interpreter.agents.reading import View
-from interpreter.engine import Action, Game
+from interpreter.engine import Action, Game, events
 from interpreter.engine.actions import PASS
+from interpreter.engine.observation import Observation, Rivers
 from tests.engine.helpers import rigged, tile
 
 # Changsha 2014: chow from the previous player only; a pass on a win locks every discard win
@@ -86,3 +87,36 @@ def test_the_hand_as_the_engine_keeps_it_reads_as_its_tiles(rid: str) -> None:
             seen += 1
             game.apply(bots[seat].act(obs, game.legal_actions(seat)), seat)
     assert seen > 100
+
+
+@pytest.mark.parametrize("rid", SHIPPED)
+def test_rivers_read_on_from_the_last_reading_are_those_read_at_once(rid: str) -> None:
+    """The rivers are read on from the events an observation last read (``Rivers``): at
+    every decision they are what reading the whole event list at once gives."""
+    ruleset = load(rid)
+    taken = 0
+    for seed in range(6):
+        game = Game(ruleset, seed, seed % 4)
+        bots = [make_agent("efficiency" if s % 2 else "random", seed + s) for s in range(4)]
+        while (seat := game.to_move()) is not None:
+            if seed % 2 or seat == 0:  # now and then, several decisions go unobserved
+                obs = game.observation(seat)
+                assert obs["rivers"] == Rivers(game.state.events, game.state.n).now()
+                taken += sum(taker is not None for river in obs["rivers"] for _, taker in river)
+            game.apply(bots[seat].act(game.observation(seat), game.legal_actions(seat)), seat)
+    assert taken > 0
+
+
+def test_a_copied_table_reads_its_own_rivers() -> None:
+    """The search bot plays on copies of the table: a copy's events part from the
+    original's, and so do their rivers."""
+    game = Game(load("sichuan/blog5"), 3, 0)
+    bot = make_agent("efficiency", 3)
+    for _ in range(12):
+        seat = game.to_move()
+        game.apply(bot.act(game.observation(seat), game.legal_actions(seat)), seat)
+    before = game.observation(0)["rivers"]
+    copy = search._copy(game.state)
+    copy.events.append(events.discard(2, tile("9s")))
+    assert Observation(copy, 0)["rivers"][2][-1] == (tile("9s"), None)
+    assert Observation(game.state, 0)["rivers"] == before
