@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from dsl.ruleset import load
@@ -36,19 +38,26 @@ def test_a_claimed_tile_stays_in_the_river_marked_with_its_taker() -> None:
     assert obs["rivers"][1] == ((tile("2s"), None),)
 
 
+def decisions(rid: str, games: int, odd: str, even: str) -> Iterator[tuple[Game, int, int]]:
+    """(game, seat to move, seed) at each decision of ``games`` games, ``odd`` bots in the odd
+    seats and ``even`` in the others playing on after each."""
+    ruleset = load(rid)
+    for seed in range(games):
+        game = Game(ruleset, seed, seed % 4)
+        bots = [make_agent(odd if s % 2 else even, seed + s) for s in range(4)]
+        while (seat := game.to_move()) is not None:
+            yield game, seat, seed
+            game.apply(bots[seat].act(game.observation(seat), game.legal_actions(seat)), seat)
+
+
 @pytest.mark.parametrize("rid", ["changsha/qq2014", "sichuan/blog5"])
 def test_the_rivers_untaken_tiles_are_the_discards(rid: str) -> None:
-    ruleset = load(rid)
     taken = 0
-    for seed in range(12):
-        game = Game(ruleset, seed, seed % 4)
-        bots = [make_agent("random" if s % 2 else "simple", seed + s) for s in range(4)]
-        while (seat := game.to_move()) is not None:
-            obs = game.observation(seat)
-            for river, discards in zip(obs["rivers"], obs["discards"], strict=True):
-                assert tuple(t for t, taker in river if taker is None) == discards
-                taken += sum(taker is not None for _, taker in river)
-            game.apply(bots[seat].act(obs, game.legal_actions(seat)), seat)
+    for game, seat, _ in decisions(rid, 12, "random", "simple"):
+        obs = game.observation(seat)
+        for river, discards in zip(obs["rivers"], obs["discards"], strict=True):
+            assert tuple(t for t, taker in river if taker is None) == discards
+            taken += sum(taker is not None for _, taker in river)
     assert taken > 0
 
 
@@ -75,17 +84,12 @@ def test_the_hand_as_the_engine_keeps_it_reads_as_its_tiles(rid: str) -> None:
     """A bot reads ``hand_counts`` and ``hand_keys`` instead of counting ``hand`` again: its
     view of every observation is the one the tiles alone give (an observation typed by hand
     has no such fields)."""
-    ruleset = load(rid)
     seen = 0
-    for seed in range(6):
-        game = Game(ruleset, seed, seed % 4)
-        bots = [make_agent("efficiency" if s % 2 else "random", seed + s) for s in range(4)]
-        while (seat := game.to_move()) is not None:
-            obs = game.observation(seat)
-            typed = {k: v for k, v in obs.items() if k not in ("hand_counts", "hand_keys")}
-            assert View.of(obs) == View.of(typed)
-            seen += 1
-            game.apply(bots[seat].act(obs, game.legal_actions(seat)), seat)
+    for game, seat, _ in decisions(rid, 6, "efficiency", "random"):
+        obs = game.observation(seat)
+        typed = {k: v for k, v in obs.items() if k not in ("hand_counts", "hand_keys")}
+        assert View.of(obs) == View.of(typed)
+        seen += 1
     assert seen > 100
 
 
@@ -93,17 +97,12 @@ def test_the_hand_as_the_engine_keeps_it_reads_as_its_tiles(rid: str) -> None:
 def test_rivers_read_on_from_the_last_reading_are_those_read_at_once(rid: str) -> None:
     """The rivers are read on from the events an observation last read (``Rivers``): at
     every decision they are what reading the whole event list at once gives."""
-    ruleset = load(rid)
     taken = 0
-    for seed in range(6):
-        game = Game(ruleset, seed, seed % 4)
-        bots = [make_agent("efficiency" if s % 2 else "random", seed + s) for s in range(4)]
-        while (seat := game.to_move()) is not None:
-            if seed % 2 or seat == 0:  # now and then, several decisions go unobserved
-                obs = game.observation(seat)
-                assert obs["rivers"] == Rivers(game.state.events, game.state.n).now()
-                taken += sum(taker is not None for river in obs["rivers"] for _, taker in river)
-            game.apply(bots[seat].act(game.observation(seat), game.legal_actions(seat)), seat)
+    for game, seat, seed in decisions(rid, 6, "efficiency", "random"):
+        if seed % 2 or seat == 0:  # now and then, several decisions go unobserved
+            obs = game.observation(seat)
+            assert obs["rivers"] == Rivers(game.state.events, game.state.n).now()
+            taken += sum(taker is not None for river in obs["rivers"] for _, taker in river)
     assert taken > 0
 
 
