@@ -1,7 +1,7 @@
 """Hands per second with four copies of a bot at the table, one core, and the bot's share.
 
 Run: python bench/bots.py [--hands N] [--passes P] [--bots a,b] [--seed S] [--warm W]
-                          [--reference-hands N] [RULESET ...]
+                          [--reference-hands N] [--collector play|default] [RULESET ...]
 
 For each ruleset and bot, ``--passes`` passes, each timed right beside the ``rlcard``
 mahjong environment with random agents (``bench/simulate.py``'s reference): hands/s of
@@ -17,11 +17,18 @@ seed would time lookups.  ``--warm`` hands (5 by default) are played before each
 timing: with the default the first pass of a process pays for filling the hand core's
 memos of suit shapes, as the first minutes of a run do; ``--warm 2000`` times the rate a
 long run settles to, on hands still never seen.
+
+The process's garbage collector is set as in the processes that play for ``mjrules
+simulate`` (``interpreter.workers.collect_for_play``: the command line and the pool's
+workers); ``--collector default`` keeps Python's thresholds, as a library call in a
+process of one's own has them.  The reference runs in the same process, under the same
+setting.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import itertools
 import statistics
 import sys
@@ -32,6 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.simulate import Reference
+from interpreter.workers import collect_for_play
 
 DEFAULT = ("changsha/qq2014", "sichuan/blog5")
 
@@ -59,7 +67,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--reference-hands", type=int, default=100)
     parser.add_argument("--warm", type=int, default=5, help="untimed hands before each pass")
+    parser.add_argument(
+        "--collector", choices=("play", "default"), default="play",
+        help="the garbage collector as mjrules' own processes set it "
+        "(interpreter.workers.collect_for_play), or Python's default",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.collector == "play":
+        collect_for_play()
+    print(f"garbage collector thresholds {gc.get_threshold()} ({args.collector})")
 
     from dsl.ruleset import load
     from interpreter.agents import make_agent

@@ -21,6 +21,7 @@ from handcore.tiles import EVERY, STANDARD, WITH_HONOURS, TileError, TileSet
 from interpreter.check_cli import COMMANDS as CHECK_COMMANDS
 from interpreter.default_agents import ANALYSIS_AGENTS, DEFAULT_AGENTS
 from interpreter.ruleset_cli import COMMANDS, ruleset_options
+from interpreter.workers import collect_for_play
 
 if TYPE_CHECKING:  # loaded only by the commands that need it, to keep --help quick
     from pathlib import Path
@@ -1152,6 +1153,7 @@ for ruleset_command in (*COMMANDS, *CHECK_COMMANDS):  # validate, schema, explai
 
 def main() -> None:
     """Console entry point: click's usage errors exit with 1 like any invalid input."""
+    collect_for_play()  # the process is mjrules' own
     try:
         cli.main(standalone_mode=False)
     except click.exceptions.Exit as done:

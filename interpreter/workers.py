@@ -14,6 +14,7 @@ tracker) also outlive a parent killed by SIGKILL, waiting for work.  This pool
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import os
 import pickle
@@ -27,6 +28,24 @@ from typing import Any
 
 LOST = object()
 """The result of a job whose process died on every try."""
+
+
+PLAY_COLLECTOR = (50_000, 20, 10)
+"""The garbage collector's thresholds in a process that plays hands and nothing else."""
+
+
+def collect_for_play() -> None:
+    """Set this process's garbage collector for playing hands: called by processes that are
+    mjrules' own (a pool's workers, the command line), never by a library function, as it
+    holds for the whole process.
+
+    A simulation keeps large memos (the hand core's suit tables, the bots' worths, the
+    valuer's typed wins) and makes many short-lived objects.  With Python's thresholds
+    (700, 10, 10), young collections run so often that a hand's objects, still alive, are
+    promoted, and their number sets off full collections that walk every memo: about 7% of
+    the value and strategy bots' time.  With the first threshold at 50,000 most of them are
+    freed by reference counting before a collection sees them (docs/PERFORMANCE.md)."""
+    gc.set_threshold(*PLAY_COLLECTOR)
 
 
 class RemoteTraceback(Exception):
@@ -46,6 +65,7 @@ def _exit_with_parent(alive: Connection) -> None:
 def _serve(jobs: Connection, alive: Connection) -> None:
     """A worker process: run the jobs received on ``jobs`` until it closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    collect_for_play()
     threading.Thread(target=_exit_with_parent, args=(alive,), daemon=True).start()
     while True:
         try:
