@@ -129,12 +129,12 @@ class Rivers:
         # No discard since the last kong: a win now is on the kong's tile or a replacement,
         # never on a river's, whatever its context (a robbed 补张 or 点杠花 may have none).
         self.after_kong = False
-        self.shown: tuple[tuple[tuple[int, int | None], ...], ...] = ()
+        self.shown: tuple[tuple[tuple[int, int | None], ...], ...] = ((),) * players
 
     def now(self) -> tuple[tuple[tuple[int, int | None], ...], ...]:
         """The rivers after every event so far."""
         events, rivers = self.events, self.rivers
-        if self.read == len(events) and self.read:
+        if self.read == len(events):
             return self.shown
         for event in events[self.read :]:
             kind = event["type"]
