@@ -32,6 +32,7 @@ when play goes on).  A fallback ``ruleset`` may be given for observations withou
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from dsl.ruleset import Ruleset
@@ -260,7 +261,7 @@ class _Ctx:
         self._tables: dict[Any, list[DiscardOption]] = {}
         self._scores: dict[Any, float] = {}
         self._distances: dict[Any, tuple[int | None, int]] = {}
-        self._helds: dict[tuple[int, int], tuple[list[int], int, int]] = {}
+        self._helds: dict[tuple[int, int], tuple[tuple[int, ...], int, int]] = {}
         self._chances: dict[Any, float] = {}
 
     def form(self, melds: int) -> shapes.SevenPairsForm | None:
@@ -437,14 +438,17 @@ class _Ctx:
             return d, acc
         if name not in ("pungs", "pairs") or (name == "pairs" and m):
             return None, 0
-        blocks = enumerate(keys) if suit < 0 else ((suit, keys[suit]),)
-        kinds, low, odd = [0] * 5, 0, 0
-        for block, key in blocks:
-            block_kinds, block_low, block_odd = self._held(block, key)
-            for n in range(1, 5):
-                kinds[n] += block_kinds[n]
-            low += block_low
-            odd += block_odd
+        if suit >= 0:
+            kinds, low, odd = self._held(suit, keys[suit])
+        else:
+            k1 = k2 = k3 = k4 = low = odd = 0
+            for block, key in enumerate(keys):
+                if key:
+                    (_, a, b, c, e), block_low, block_odd = self._held(block, key)
+                    k1, k2, k3, k4 = k1 + a, k2 + b, k3 + c, k4 + e
+                    low += block_low
+                    odd += block_odd
+            kinds = (0, k1, k2, k3, k4)
         if name == "pungs":  # the 4 - m most held kinds make pungs, the next the pair
             need, missing, pair = 4 - m, 0, 0
             for n in (4, 3, 2, 1):
@@ -462,23 +466,22 @@ class _Ctx:
         d = missing - 1 + max(0, missing - kinds[1] - kinds[3])
         return d, odd
 
-    def _held(self, block: int, key: int) -> tuple[list[int], int, int]:
+    def _held(self, block: int, key: int) -> tuple[tuple[int, ...], int, int]:
         """For one block's key: how many kinds of tile it holds once, twice, three and four
         times (at those indices), and the live copies of the kinds it holds once or twice,
         and an odd number of times; kept per decision (a hand's rows share most blocks)."""
         memo = (block, key)
         found = self._helds.get(memo)
         if found is None:
-            kinds, low, odd = [0] * 5, 0, 0
-            base = block * RANKS
-            for r, n in enumerate(shapes.suit_counts(key)):
-                if n:
-                    kinds[n] += 1
-                    live = max(4 - n - self.visible[base + r], 0)
-                    if n <= 2:
-                        low += live
-                    if n % 2:
-                        odd += live
+            kinds, held = _block_kinds(block, key)
+            visible = self.visible
+            low = odd = 0
+            for t, n in held:
+                live = max(4 - n - visible[t], 0)
+                if n <= 2:
+                    low += live
+                if n % 2:
+                    odd += live
             found = self._helds[memo] = (kinds, low, odd)
         return found
 
@@ -571,6 +574,20 @@ class _Ctx:
             self.f, self.view, self.visible, self.void, self.agent.self_draw_share,
             keys, melds, suit, name, self._greedy_table,
         )  # fmt: skip
+
+
+@lru_cache(maxsize=1 << 16)
+def _block_kinds(block: int, key: int) -> tuple[tuple[int, ...], tuple[tuple[Tile, int], ...]]:
+    """For one block's key: how many kinds of tile it holds once, twice, three and four
+    times (at those indices), and each tile it holds with its copies held."""
+    kinds = [0] * 5
+    held = []
+    base = block * RANKS
+    for r, n in enumerate(shapes.suit_counts(key)):
+        if n:
+            kinds[n] += 1
+            held.append((base + r, n))
+    return tuple(kinds), tuple(held)
 
 
 class _Pending:
