@@ -33,9 +33,6 @@ class Location:
         return f"{self.file}:{self.line}:{self.col}" if self.line else self.file
 
 
-UNKNOWN = Location("<unknown>", 1, 1)
-
-
 @dataclass(frozen=True)
 class Problem:
     """One error or warning, with everything a person needs to fix it."""

@@ -281,17 +281,9 @@ class Situation:
     def splits(self) -> tuple[Split, ...]:
         """Every way to read the hand as a pair and melds, declared melds included; with
         wilds, every way they may stand for tiles."""
-        return self._splits(*self.bare)
-
-    @cached_property
-    def hard_splits(self) -> tuple[Split, ...]:
-        """The readings in which every wild stands for itself (硬: no substitutes)."""
-        return self._splits(self.keys, 0) if self.bare[1] else self.splits
-
-    def _splits(self, keys: Keys, wilds: int) -> tuple[Split, ...]:
         return tuple(
             Split(d.pair, tuple(HandMeld(m.kind, m.tile, True) for m in d.melds) + self.melds)
-            for d in hand_core().decompositions(keys, wilds)
+            for d in hand_core().decompositions(*self.bare)
         )
 
     @cached_property

@@ -135,16 +135,6 @@ def _seat(role: str, what: str) -> Callable[[Situation], int]:
     return read
 
 
-def _option(name: str) -> Callable[[Situation], Any]:
-    def read(s: Situation) -> Any:
-        try:
-            return s.options[name]
-        except KeyError:
-            raise EvaluationError(f"option {name!r} has no value in this game", 0, 0) from None
-
-    return read
-
-
 def _tile(s: Situation) -> int:
     if s.tile is None:
         raise EvaluationError("tile has no value here: no tile is being considered", 0, 0)
