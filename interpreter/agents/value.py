@@ -438,17 +438,14 @@ class _Ctx:
             return d, acc
         if name not in ("pungs", "pairs") or (name == "pairs" and m):
             return None, 0
-        if suit >= 0:
-            kinds, low, odd = self._held(suit, keys[suit])
-        else:
-            k1 = k2 = k3 = k4 = low = odd = 0
-            for block, key in enumerate(keys):
-                if key:
-                    (_, a, b, c, e), block_low, block_odd = self._held(block, key)
-                    k1, k2, k3, k4 = k1 + a, k2 + b, k3 + c, k4 + e
-                    low += block_low
-                    odd += block_odd
-            kinds = (0, k1, k2, k3, k4)
+        blocks = enumerate(keys) if suit < 0 else ((suit, keys[suit]),)
+        kinds, low, odd = [0] * 5, 0, 0
+        for block, key in blocks:
+            if key:  # an empty block holds nothing
+                block_kinds, block_low, block_odd = self._held(block, key)
+                kinds = [a + b for a, b in zip(kinds, block_kinds, strict=True)]
+                low += block_low
+                odd += block_odd
         if name == "pungs":  # the 4 - m most held kinds make pungs, the next the pair
             need, missing, pair = 4 - m, 0, 0
             for n in (4, 3, 2, 1):
