@@ -17,6 +17,11 @@ on from the walls it holds (it refuses a file of another ruleset, agent, field o
 for more) sets the run beside another run of the same ruleset, field and seed (another
 agent, or the same agent before a change) on the walls both hold, wall by wall.
 
+``--known-hands`` gives the search bot worlds in which the other hands are the ones really
+held and only the wall is dealt anew (``interpreter.agents.search.known_world``): not a
+player, a bound on what reading the others' hands could gain it.  Its walls are kept as a
+run of their own.
+
 Printed: walls and hands, mean points per hand with a 95% CI (normal approximation over
 walls), walls worse / equal / better, and the CPU time: hands per second with the agent
 at one seat of the table (its rollouts are nearly all of it).
@@ -39,19 +44,36 @@ from bench.tournament import mean_ci
 
 def play_wall(job: tuple[dict[str, Any], int]) -> dict[str, Any]:
     """One wall of the run described by ``about``: the agent's mean points, CPU seconds."""
+    from interpreter.agents import search
     from interpreter.duplicate import DuplicateSpec, play_walls
 
     about, wall = job
     spec = DuplicateSpec(about["ruleset"], (), None, about["seed"], about["field"],
                          (about["agent"],))  # fmt: skip
-    start = time.process_time()
-    row = play_walls(spec, wall, wall + 1)[0]
-    cpu = time.process_time() - start
+    dealt = search.sample_world
+    if about.get("worlds") == "known":  # the search bots of this wall see the others' hands
+        search.sample_world = search.known_world
+    try:
+        start = time.process_time()
+        row = play_walls(spec, wall, wall + 1)[0]
+        cpu = time.process_time() - start
+    finally:
+        search.sample_world = dealt
     return {**about, "wall": wall, "points": row[about["agent"]], "cpu": round(cpu, 2)}
 
 
-def read_rows(path: Path, about: dict[str, Any]) -> list[dict[str, Any]]:
-    """The walls kept in ``path`` (none when it does not exist), checked to be of ``about``."""
+RUN = ("ruleset", "agent", "field", "seed", "worlds")
+"""What makes a run: a file holds the walls of one."""
+WALLS = ("ruleset", "field", "seed")
+"""What makes the same walls, for setting one run beside another."""
+
+
+def read_rows(
+    path: Path, about: dict[str, Any], keys: tuple[str, ...] = RUN
+) -> list[dict[str, Any]]:
+    """The walls kept in ``path`` (none when it does not exist), checked to agree with
+    ``about`` on ``keys``."""
+    about = {k: about.get(k) for k in keys}
     if not path.exists():
         return []
     rows = []
@@ -64,7 +86,7 @@ def read_rows(path: Path, about: dict[str, Any]) -> list[dict[str, Any]]:
             isinstance(row.get(k), (int, float)) for k in ("wall", "points", "cpu")
         ):
             raise SystemExit(f"{path}:{number}: not a wall (an object with wall, points, cpu)")
-        other = {k: row.get(k) for k in about}
+        other = {k: row.get(k) for k in keys}
         if other != about:
             raise SystemExit(f"{path}:{number}: a wall of another run ({other}), not of {about}")
         rows.append(row)
@@ -80,7 +102,7 @@ def summary(rows: list[dict[str, Any]], players: int) -> str:
     cpu = sum(r["cpu"] for r in rows)
     about = rows[0]
     return "\n".join([
-        f"{about['agent']} against {about['field']} on {about['ruleset']}, seed {about['seed']}: "
+        f"{_name(about)} against {about['field']} on {about['ruleset']}, seed {about['seed']}: "
         f"{len(points)} walls, {hands} hands with the agent at the table",
         f"mean points / hand over the field bot: {mean:+.2f} ± {ci:.2f} (95% CI)"
         + _significance(mean, ci),
@@ -102,11 +124,17 @@ def paired(rows: list[dict[str, Any]], others: list[dict[str, Any]], name: str) 
     this = mean_ci([ours[w] for w in common])
     that = mean_ci([theirs[w] for w in common])
     return "\n".join([
-        f"against {name} ({others[0]['agent']}), on the {len(common)} walls both hold:",
+        f"against {name} ({_name(others[0])}), on the {len(common)} walls both hold:",
         f"  this run {this[0]:+.2f} ± {this[1]:.2f}, that run {that[0]:+.2f} ± {that[1]:.2f}",
         f"  this − that: {mean:+.2f} ± {ci:.2f} points / hand (95% CI)" + _significance(mean, ci),
         "  " + spread(gains),
     ])  # fmt: skip
+
+
+def _name(row: dict[str, Any]) -> str:
+    """The agent of a run, and whether it saw the others' hands."""
+    known = row.get("worlds") == "known"
+    return row["agent"] + (" (the other hands known)" if known else "")
 
 
 def spread(values: list[float]) -> str:
@@ -132,6 +160,10 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="JSON Lines file (default: a name from the run)")
     parser.add_argument("--summary", action="store_true", help="print the file's figures only")
     parser.add_argument(
+        "--known-hands", action="store_true",
+        help="the search bot's worlds keep the other hands as held (a bound, not a player)",
+    )  # fmt: skip
+    parser.add_argument(
         "--against", type=Path, action="append", default=[],
         help="another run's file (same ruleset, field and seed): the difference wall by wall",
     )  # fmt: skip
@@ -144,6 +176,8 @@ def main() -> None:
     except RulesetError as error:
         raise SystemExit(str(error)) from None
     about = {"ruleset": args.ruleset, "agent": args.agent, "field": args.field, "seed": args.seed}
+    if args.known_hands:
+        about["worlds"] = "known"
     out = args.out or Path(f"strength-{args.ruleset.replace('/', '-')}-seed{args.seed}.jsonl")
     rows = read_rows(out, about)
     done = {r["wall"] for r in rows}
@@ -158,11 +192,10 @@ def main() -> None:
                 print(f"\rwall {len(rows)}/{args.walls}", end="", file=sys.stderr)
         print(file=sys.stderr)
     print(summary(sorted(rows, key=lambda r: r["wall"]), players))
-    same_walls = {k: v for k, v in about.items() if k != "agent"}
     for path in args.against:
         if not path.exists():
             raise SystemExit(f"{path}: no such file")
-        print(paired(rows, read_rows(path, same_walls), str(path)))
+        print(paired(rows, read_rows(path, about, WALLS), str(path)))
 
 
 if __name__ == "__main__":

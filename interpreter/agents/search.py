@@ -33,7 +33,9 @@ sampled worlds (common random numbers), so their difference is not the worlds' l
   about 2 tiles from ready whatever the turn, where the hands really held are nearer
   (``bench/search_worlds.py``).  Other seats' passed wins (missed-win locks), answers held
   in a claim round, exchanged tiles and the table's random state are not carried over.
-  Where the tiles it gave in an exchange went is not used.
+  Where the tiles it gave in an exchange went is not used.  (:func:`known_world` keeps
+  the others' hands as held: ``bench/search_strength.py --known-hands`` measures with it
+  what a perfect reading would gain; no bot deals so.)
 
 Parameters: ``budget`` (6 worlds), ``width`` (3 candidates), ``near`` (1), ``confidence``
 (1.0), ``progress`` (0: deal each hand once), ``guard`` (``none``), and the strategy
@@ -243,13 +245,37 @@ def sample_world(t: Table, seat: int, rng: Random, progress: float = 0.0) -> Tab
         p.take(hand)
         p.lock_tiles = set()
         p.lock_value = -1
+    w.exchanged = {q: v for q, v in w.exchanged.items() if q == seat}
+    return _dealt_wall(w, tiles, rng, seat)
+
+
+def known_world(t: Table, seat: int, rng: Random, progress: float = 0.0) -> Table:
+    """A copy of the table in which only the wall's untaken places are dealt anew: the
+    other hands (and concealed kongs) are the ones really held.  No bot deals so, as no
+    player sees them: ``bench/search_strength.py --known-hands`` gives the search bot these
+    worlds to measure what a perfect reading of the others' hands would gain it.
+    ``progress`` is ignored (the hands are the truth)."""
+    w = _copy(t)
+    pool = unseen(t, seat)
+    for q, p in enumerate(t.players):
+        if q != seat:
+            pool.subtract(p.hand())
+            hidden = [m.tile for m in p.melds if not _shown(t, q, seat, m)]
+            pool.subtract(hidden * 4)
+    tiles = sorted(pool.elements())
+    rng.shuffle(tiles)
+    return _dealt_wall(w, tiles, rng, seat)
+
+
+def _dealt_wall(w: Table, tiles: list[Tile], rng: Random, seat: int) -> Table:
+    """World ``w`` with ``tiles`` (shuffled) in the wall's untaken places, its own random
+    state, and a claim round under way asked again of the hands it holds."""
     wall = w.wall
     spots = [i for i, gone in enumerate(wall.taken) if not gone]
     assert len(spots) == len(tiles), "every unseen tile has one place"
     for i, tile in zip(spots, tiles, strict=True):
         wall.tiles[i] = tile
     w.rng = Random(rng.random())
-    w.exchanged = {q: v for q, v in w.exchanged.items() if q == seat}
     if w.phase == "claim" and w.round is not None and not w.round.tiles:
         reopen(w, seat)
     return w
@@ -327,4 +353,4 @@ def _player_copy(p: Any) -> Any:
     return q
 
 
-__all__ = ["SearchAgent", "sample_world", "tiles_from_ready", "unseen"]
+__all__ = ["SearchAgent", "known_world", "sample_world", "tiles_from_ready", "unseen"]

@@ -12,7 +12,7 @@ from dsl.ruleset import load
 from handcore import shapes
 from handcore.suit_tables import RANKS
 from interpreter.agents import make_agent
-from interpreter.agents.search import SearchAgent, sample_world
+from interpreter.agents.search import SearchAgent, known_world, sample_world
 from interpreter.engine.game import Game, census, run
 from interpreter.engine.observation import Observation
 from interpreter.engine.state import TILES, Table
@@ -68,6 +68,27 @@ def test_worlds_hold_every_tile_once_and_show_what_the_seat_sees(
             assert w.round.options[seat] == t.round.options[seat]
     assert differs  # hidden tiles are dealt anew
     assert public(t, seat) == before and [p.hand() for p in t.players] == hands  # unchanged
+
+
+@pytest.mark.parametrize("rid", RULESETS)
+@pytest.mark.parametrize("seed,moves,phase", [(3, 10, "turn"), (9, 30, "turn"), (5, 6, "claim")])
+def test_known_worlds_keep_every_hand_and_deal_only_the_wall_anew(rid, seed, moves, phase) -> None:
+    game, seat = position(rid, seed, moves, phase)
+    t = game.state
+    before = public(t, seat)
+    hands = [list(p.hand()) for p in t.players]
+    untaken = [x for x, gone in zip(t.wall.tiles, t.wall.taken, strict=True) if not gone]
+    walls = set()
+    for i in range(4):
+        w = known_world(t, seat, Random(i))
+        assert census(w) == Counter(game.rules.all_tiles)
+        assert public(w, seat) == before
+        assert [list(p.hand()) for p in w.players] == hands
+        assert [p.melds for p in w.players] == [p.melds for p in t.players]
+        left = [x for x, gone in zip(w.wall.tiles, w.wall.taken, strict=True) if not gone]
+        assert sorted(left) == sorted(untaken)  # the wall's tiles, in another order
+        walls.add(tuple(left))
+    assert len(walls) > 1
 
 
 @pytest.mark.parametrize("progress", [0.0, 4.0])

@@ -28,6 +28,28 @@ def test_a_bot_against_itself_gains_nothing_on_any_wall() -> None:
     assert any(bench.play_wall((other, wall))["points"] != 0 for wall in range(3))
 
 
+def test_known_hands_are_a_run_of_their_own_and_leave_the_search_bot_as_it_was(
+    tmp_path: Path,
+) -> None:
+    from interpreter.agents import search
+
+    about = {"ruleset": "changsha/qq2014", "agent": "efficiency", "field": "efficiency",
+             "seed": 4, "worlds": "known"}  # fmt: skip
+    row = bench.play_wall((about, 0))
+    assert row["worlds"] == "known" and row["points"] == 0.0
+    assert search.sample_world is not search.known_world  # restored after the wall
+    out = tmp_path / "walls.jsonl"
+    out.write_text(json.dumps(row) + "\n")
+    args = ["changsha/qq2014", "--agent", "efficiency", "--field", "efficiency", "--seed", "4"]
+    known = run(*args, "--known-hands", "--out", str(out), "--summary")
+    assert known.returncode == 0, known.stderr
+    assert "efficiency (the other hands known) against efficiency" in known.stdout
+    plain = run(*args, "--out", str(out), "--summary")
+    assert plain.returncode == 1 and "a wall of another run" in plain.stderr
+    beside = run(*args, "--known-hands", "--out", str(out), "--summary", "--against", str(out))
+    assert beside.returncode == 0 and "on the 1 walls both hold" in beside.stdout
+
+
 def test_a_run_goes_on_from_its_file_and_refuses_another_runs(tmp_path: Path) -> None:
     out = tmp_path / "walls.jsonl"
     args = ["changsha/qq2014", "--agent", "random", "--field", "efficiency", "--seed", "2"]
