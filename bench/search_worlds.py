@@ -81,10 +81,10 @@ def survey(
         while (seat := game.to_move()) is not None:
             t = game.state
             legal = game.legal_actions(seat)
+            obs = game.observation(seat)
             if t.phase == "turn" and t.current == seat:
                 turns += 1
                 if turns % every == 0:
-                    obs = game.observation(seat)
                     view = View.of(obs)
                     worlds = {p: sample_world(t, seat, Random(turns), p) for p in progress}
                     for q, player in enumerate(t.players):
@@ -101,7 +101,7 @@ def survey(
                         waits = _waits(t, player.hand(), player.void)
                         if truth == 0 and waits:
                             _read_waits(found, obs, view, q, waits, worlds)
-            game.apply(agents[seat].act(game.observation(seat), legal), seat)
+            game.apply(agents[seat].act(obs, legal), seat)
     return found
 
 
